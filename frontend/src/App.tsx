@@ -1,0 +1,62 @@
+import { useEffect } from 'react';
+import { Link, useLocation } from './router.tsx';
+import { UploadPage } from './pages/UploadPage.tsx';
+import { BundlesPage } from './pages/BundlesPage.tsx';
+import { BundlePage } from './pages/BundlePage.tsx';
+import { NotFoundPage } from './pages/NotFoundPage.tsx';
+
+function NavLink({ to, active, children }: { to: string; active: boolean; children: string }) {
+  return (
+    <Link to={to} className={active ? 'nav-link active' : 'nav-link'} aria-current={active ? 'page' : undefined}>
+      {children}
+    </Link>
+  );
+}
+
+export function App() {
+  const { path, query } = useLocation();
+
+  let page;
+  const bundleMatch = /^\/bundles\/([^/]+)\/?$/.exec(path);
+  if (path === '/' || path === '/upload') page = <UploadPage />;
+  else if (path === '/bundles' || path === '/bundles/') page = <BundlesPage query={query} />;
+  else if (bundleMatch) page = <BundlePage key={bundleMatch[1]} id={decodeURIComponent(bundleMatch[1])} query={query} />;
+  else page = <NotFoundPage path={path} />;
+
+  // move focus to the new page's heading for screen readers after in-app navigation
+  useEffect(() => {
+    const main = document.getElementById('main');
+    if (main && document.activeElement === document.body) main.focus({ preventScroll: true });
+  }, [path]);
+
+  const onBundles = path.startsWith('/bundles');
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <div className="topbar-inner">
+          <Link to="/" className="brand" aria-label="CrashLab home">
+            <svg className="brand-mark" viewBox="0 0 32 32" aria-hidden="true">
+              <rect width="32" height="32" rx="7" />
+              <path d="M7 17h5l3-8 4 14 3-6h3" />
+            </svg>
+            <span>CrashLab</span>
+          </Link>
+          <nav aria-label="Main">
+            <NavLink to="/" active={!onBundles && (path === '/' || path === '/upload')}>
+              Upload
+            </NavLink>
+            <NavLink to="/bundles" active={onBundles}>
+              Bundles
+            </NavLink>
+          </nav>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {page}
+      </main>
+    </>
+  );
+}

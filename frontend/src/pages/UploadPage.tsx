@@ -1,0 +1,252 @@
+import { useEffect, useRef, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
+import { ApiError, uploadBundle, type UploadHandle, type UploadProgress } from '../api.ts';
+import { ErrorAlert, useTitle } from '../components/common.tsx';
+import { formatBytes, formatMB, plural } from '../format.ts';
+import { navigate } from '../router.tsx';
+
+function fileKey(f: File): string {
+  return `${f.name}\u0000${f.size}\u0000${f.lastModified}`;
+}
+
+const ARCHIVE = /\.(zip|tar|tgz|tar\.gz|gz)$/i;
+
+export function UploadPage() {
+  useTitle('Upload');
+  const [files, setFiles] = useState<File[]>([]);
+  const [name, setName] = useState('');
+  const [dragging, setDragging] = useState(false);
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const [processing, setProcessing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const handle = useRef<UploadHandle | null>(null);
+  const dragDepth = useRef(0);
+
+  // leaving the page aborts an upload in flight
+  useEffect(() => () => handle.current?.abort(), []);
+
+  // a drop that misses the drop zone adds the files too, instead of the browser opening them
+  const uploadingRef = useRef(false);
+  uploadingRef.current = uploading;
+  useEffect(() => {
+    const isFiles = (e: globalThis.DragEvent) => e.dataTransfer?.types.includes('Files') ?? false;
+    const over = (e: globalThis.DragEvent) => {
+      if (isFiles(e) && !e.defaultPrevented) {
+        e.preventDefault();
+        if (e.dataTransfer) e.dataTransfer.dropEffect = uploadingRef.current ? 'none' : 'copy';
+      }
+    };
+    const drop = (e: globalThis.DragEvent) => {
+      if (!isFiles(e) || e.defaultPrevented) return;
+      e.preventDefault();
+      if (!uploadingRef.current) addFiles(e.dataTransfer?.files ?? null);
+    };
+    window.addEventListener('dragover', over);
+    window.addEventListener('drop', drop);
+    return () => {
+      window.removeEventListener('dragover', over);
+      window.removeEventListener('drop', drop);
+    };
+  }, []);
+
+  function addFiles(list: FileList | null) {
+    if (!list || list.length === 0) return;
+    setError(null);
+    setFiles((current) => {
+      const seen = new Set(current.map(fileKey));
+      const added = Array.from(list).filter((f) => !seen.has(fileKey(f)));
+      return [...current, ...added];
+    });
+  }
+
+  function onInputChange(e: ChangeEvent<HTMLInputElement>) {
+    addFiles(e.target.files);
+    e.target.value = ''; // so choosing the same file again fires change
+  }
+
+  function onDragEnter(e: DragEvent) {
+    if (!e.dataTransfer.types.includes('Files')) return;
+    e.preventDefault();
+    dragDepth.current++;
+    setDragging(true);
+  }
+  function onDragOver(e: DragEvent) {
+    if (!e.dataTransfer.types.includes('Files')) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = uploading ? 'none' : 'copy';
+  }
+  function onDragLeave() {
+    dragDepth.current = Math.max(0, dragDepth.current - 1);
+    if (dragDepth.current === 0) setDragging(false);
+  }
+  function onDrop(e: DragEvent) {
+    e.preventDefault();
+    dragDepth.current = 0;
+    setDragging(false);
+    if (!uploading) addFiles(e.dataTransfer.files);
+  }
+
+  function removeFile(key: string) {
+    setFiles((current) => current.filter((f) => fileKey(f) !== key));
+  }
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (files.length === 0 || uploading) return;
+    setError(null);
+    setUploading(true);
+    setProcessing(false);
+    const total = files.reduce((n, f) => n + f.size, 0);
+    setProgress({ loaded: 0, total });
+    const h = uploadBundle(files, name, (p) => {
+      setProgress(p);
+      if (p.loaded >= p.total) setProcessing(true);
+    });
+    handle.current = h;
+    try {
+      const bundle = await h.promise;
+      handle.current = null;
+      navigate(`/bundles/${bundle.id}`);
+    } catch (err) {
+      handle.current = null;
+      setUploading(false);
+      setProcessing(false);
+      setProgress(null);
+      if (err instanceof ApiError && err.title === 'cancelled') return;
+      setError(err instanceof Error ? err.message : 'The upload failed.');
+    }
+  }
+
+  const totalSize = files.reduce((n, f) => n + f.size, 0);
+  const percent = progress && progress.total > 0 ? Math.min(100, Math.round((progress.loaded / progress.total) * 100)) : 0;
+
+  return (
+    <div className="page page-narrow">
+      <h1>Upload a crash bundle</h1>
+      <p className="lead">
+        Add everything the crashed job left behind: the console log or traceback, the <code>nvidia-smi</code> output, a
+        Windows Event Viewer export, the output of <code>pip freeze</code> or <code>conda list</code>, the model config.
+        Loose files and archives (zip, tar, tar.gz, gz) both work.
+      </p>
+
+      <form onSubmit={onSubmit} noValidate>
+        <div
+          className={`dropzone${dragging ? ' dragging' : ''}${uploading ? ' disabled' : ''}`}
+          onDragEnter={onDragEnter}
+          onDragOver={onDragOver}
+          onDragLeave={onDragLeave}
+          onDrop={onDrop}
+        >
+          <svg className="dropzone-icon" viewBox="0 0 48 48" aria-hidden="true">
+            <path d="M24 31V11M16 19l8-8 8 8" />
+            <path d="M8 29v8a3 3 0 0 0 3 3h26a3 3 0 0 0 3-3v-8" />
+          </svg>
+          <p className="dropzone-title">Drop files or an archive here</p>
+          <p className="dropzone-hint">several at once is fine</p>
+          <input
+            id="file-input"
+            className="visually-hidden"
+            type="file"
+            multiple
+            data-testid="file-input"
+            onChange={onInputChange}
+            disabled={uploading}
+          />
+          <label htmlFor="file-input" className={`btn btn-secondary${uploading ? ' is-disabled' : ''}`}>
+            Choose files
+          </label>
+        </div>
+
+        {files.length > 0 && (
+          <section className="file-list" aria-labelledby="chosen-heading">
+            <div className="file-list-head">
+              <h2 id="chosen-heading">
+                {plural(files.length, 'file')} chosen <span className="muted">· {formatBytes(totalSize)}</span>
+              </h2>
+              <button type="button" className="btn btn-small btn-quiet" onClick={() => setFiles([])} disabled={uploading}>
+                Clear all
+              </button>
+            </div>
+            <ul data-testid="chosen-files">
+              {files.map((f) => (
+                <li key={fileKey(f)}>
+                  <span className="file-name mono" title={f.name}>
+                    {f.name}
+                  </span>
+                  {ARCHIVE.test(f.name) && <span className="tag">archive</span>}
+                  <span className="file-size">{formatBytes(f.size)}</span>
+                  <button
+                    type="button"
+                    className="icon-btn"
+                    onClick={() => removeFile(fileKey(f))}
+                    disabled={uploading}
+                    aria-label={`Remove ${f.name}`}
+                    title="Remove"
+                  >
+                    ×
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+
+        <div className="field">
+          <label htmlFor="bundle-name">
+            Bundle name <span className="muted">(optional)</span>
+          </label>
+          <input
+            id="bundle-name"
+            type="text"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder={files[0]?.name ?? 'defaults to the first file name'}
+            maxLength={255}
+            disabled={uploading}
+            autoComplete="off"
+          />
+        </div>
+
+        {error && <ErrorAlert title="Upload failed">{error}</ErrorAlert>}
+
+        {uploading && progress && (
+          <div className="progress-block">
+            <div
+              className="progress"
+              role="progressbar"
+              aria-label="Upload progress"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={percent}
+              aria-valuetext={`${percent}%, ${formatMB(progress.loaded)} of ${formatMB(progress.total)} MB sent`}
+              data-testid="upload-progress"
+            >
+              <div className="progress-fill" style={{ width: `${percent}%` }} />
+            </div>
+            <p className="progress-text" aria-live="polite">
+              {processing ? (
+                <>Sent {formatMB(progress.total)} MB. Unpacking and storing…</>
+              ) : (
+                <>
+                  <strong>{percent}%</strong> · {formatMB(progress.loaded)} of {formatMB(progress.total)} MB sent
+                </>
+              )}
+            </p>
+          </div>
+        )}
+
+        <div className="actions">
+          <button type="submit" className="btn btn-primary" disabled={files.length === 0 || uploading}>
+            {uploading ? 'Uploading…' : 'Upload'}
+          </button>
+          {uploading && !processing && (
+            <button type="button" className="btn btn-quiet" onClick={() => handle.current?.abort()}>
+              Cancel
+            </button>
+          )}
+          {files.length === 0 && !uploading && <span className="muted">Choose at least one file to upload.</span>}
+        </div>
+      </form>
+    </div>
+  );
+}

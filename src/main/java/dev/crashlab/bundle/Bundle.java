@@ -1,0 +1,52 @@
+package dev.crashlab.bundle;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import jakarta.persistence.CascadeType;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.OneToMany;
+import jakarta.persistence.OrderBy;
+import jakarta.persistence.Table;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** One uploaded crash bundle: the files someone sent about one crash. */
+@Entity
+@Table(name = "bundle")
+public class Bundle extends PanacheEntityBase {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    public Long id;
+
+    @Column(nullable = false, length = 512)
+    public String name;
+
+    @Column(name = "uploaded_at", nullable = false)
+    public Instant uploadedAt;
+
+    /** Bytes received: the uploaded archive, or the loose files together. */
+    @Column(name = "size_bytes", nullable = false)
+    public long size;
+
+    /** SHA-256 of the single uploaded file, or of the manifest of several (see {@link BundleManifest}). */
+    @Column(nullable = false, length = 64)
+    public String sha256;
+
+    @Enumerated(EnumType.STRING)
+    @Column(nullable = false, length = 32)
+    public BundleStatus status;
+
+    @Column(length = 4000)
+    public String notes;
+
+    @OneToMany(mappedBy = "bundle", cascade = CascadeType.ALL, orphanRemoval = true)
+    @OrderBy("path")
+    public List<Artifact> artifacts = new ArrayList<>();
+}

@@ -1,0 +1,275 @@
+package dev.crashlab.bundle;
+
+import dev.crashlab.bundle.BundleViews.ArtifactContent;
+import dev.crashlab.bundle.BundleViews.BundleSummary;
+import dev.crashlab.bundle.BundleViews.BundleView;
+import dev.crashlab.bundle.BundleViews.Page;
+import dev.crashlab.config.CrashLabConfig;
+import dev.crashlab.sniff.ArtifactSniffer;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.panache.common.Sort;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.jboss.logging.Logger;
+
+/**
+ * Stores uploads as bundles: unpacks them safely, types every file, and keeps rows and blobs in step.
+ *
+ * <p>NOTE: the database is the source of truth for which blobs are in use. Moving blobs in and
+ * writing rows (upload), and deleting rows and then unused blobs (delete), happen under one lock, so
+ * a delete never removes a blob that a concurrent upload has just claimed. The heavy part of an upload
+ * (receiving, unpacking, hashing, sniffing) runs outside that lock.
+ */
+@ApplicationScoped
+public class BundleService {
+
+    private static final Logger LOG = Logger.getLogger(BundleService.class);
+    private static final int MAX_PAGE_SIZE = 100;
+
+    @Inject
+    CrashLabConfig config;
+
+    private final Object storeLock = new Object();
+    private final ArtifactSniffer sniffer = new ArtifactSniffer();
+    private BlobStore blobs;
+    private Path scratch;
+
+    @PostConstruct
+    void init() {
+        Path dataDir = config.dataDir().toAbsolutePath().normalize();
+        blobs = new BlobStore(dataDir.resolve("blobs"));
+        scratch = dataDir.resolve("tmp");
+        try {
+            Files.createDirectories(scratch);
+            removeStaleStaging();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot prepare scratch folder " + scratch + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Returns the blob store (for the content endpoint and tests). */
+    public BlobStore blobs() {
+        return blobs;
+    }
+
+    /** Returns a fresh scratch file path on the blob store's disk, for receiving a request body. */
+    public Path newScratchFile(String suffix) throws IOException {
+        Files.createDirectories(scratch);
+        return scratch.resolve("receive-" + UUID.randomUUID() + suffix);
+    }
+
+    /** Returns the unpacking limits from the configuration. */
+    public UnpackLimits limits() {
+        CrashLabConfig.Upload u = config.upload();
+        return new UnpackLimits(u.maxExpandedSize().asLongValue(), u.maxFiles(), u.maxDepth(), u.maxRatio(),
+                UnpackLimits.defaults().ratioGraceBytes());
+    }
+
+    /** Returns the largest request body accepted, in bytes. */
+    public long maxRequestBytes() {
+        return config.upload().maxRequestSize().asLongValue();
+    }
+
+    /**
+     * Stores the uploaded files as one new bundle and returns it.
+     *
+     * @param requestedName the bundle's name, or null/blank for the first file's name
+     * @throws BundleRejectedException if the upload is unsafe, over a limit or malformed; nothing is kept
+     */
+    public BundleView create(String requestedName, List<Upload> uploads) throws BundleRejectedException, IOException {
+        if (uploads.isEmpty()) {
+            throw new BundleRejectedException(BundleRejectedException.Kind.EMPTY,
+                    "the request holds no files: send an archive, or files as multipart parts named `file`");
+        }
+        List<String> names = new ArrayList<>();
+        List<String> hashes = new ArrayList<>();
+        long total = 0;
+        for (Upload u : uploads) {
+            names.add(BundleUnpacker.validateName(u.name()));
+            hashes.add(sha256Of(u.file()));
+            total += Files.size(u.file());
+        }
+        String name = requestedName == null || requestedName.isBlank()
+                ? names.getFirst()
+                : BundleUnpacker.validateName(requestedName.strip());
+
+        Path staging = scratch.resolve("staging-" + UUID.randomUUID());
+        try (BundleUnpacker unpacker = new BundleUnpacker(limits(), staging)) {
+            boolean single = uploads.size() == 1;
+            for (int i = 0; i < uploads.size(); i++) {
+                unpacker.add(names.get(i), uploads.get(i).file(), single);
+            }
+            List<StagedFile> files = unpacker.files();
+            if (files.isEmpty()) {
+                throw new BundleRejectedException(BundleRejectedException.Kind.EMPTY,
+                        "`" + names.getFirst() + "` holds no files");
+            }
+            List<Artifact> artifacts = new ArrayList<>(files.size());
+            for (StagedFile f : files) {
+                Artifact a = new Artifact();
+                a.path = f.path();
+                a.size = f.size();
+                a.sha256 = f.sha256();
+                a.type = sniffer.sniff(f.path(), f.file());
+                a.parseStatus = ParseStatus.PENDING;
+                artifacts.add(a);
+            }
+            Bundle bundle = new Bundle();
+            bundle.name = name;
+            bundle.uploadedAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
+            bundle.size = total;
+            bundle.sha256 = BundleManifest.sha256(names, hashes);
+            bundle.status = BundleStatus.STORED;
+            return commit(bundle, artifacts, files);
+        }
+    }
+
+    private BundleView commit(Bundle bundle, List<Artifact> artifacts, List<StagedFile> files) throws IOException {
+        synchronized (storeLock) {
+            List<String> added = new ArrayList<>();
+            try {
+                for (StagedFile f : files) {
+                    if (blobs.putFile(f.file(), f.sha256())) {
+                        added.add(f.sha256());
+                    }
+                }
+                return QuarkusTransaction.requiringNew().call(() -> {
+                    for (Artifact a : artifacts) {
+                        a.bundle = bundle;
+                        bundle.artifacts.add(a);
+                    }
+                    bundle.persist();
+                    bundle.artifacts.sort(Comparator.comparing(a -> a.path));
+                    return BundleView.of(bundle);
+                });
+            } catch (IOException | RuntimeException e) {
+                // Blobs this upload brought in are unused by anyone else: no row can name them yet (lock held).
+                for (String sha : added) {
+                    blobs.delete(sha);
+                }
+                throw e;
+            }
+        }
+    }
+
+    /** Returns the bundle with its artifacts, if it exists. */
+    public Optional<BundleView> find(long id) {
+        return QuarkusTransaction.requiringNew().call(
+                () -> Bundle.<Bundle>findByIdOptional(id).map(BundleView::of));
+    }
+
+    /** Returns one page of bundles, newest first. */
+    public Page<BundleSummary> list(int page, int size) {
+        int p = Math.max(0, page);
+        int s = Math.clamp(size, 1, MAX_PAGE_SIZE);
+        return QuarkusTransaction.requiringNew().call(() -> {
+            List<Bundle> bundles = Bundle.<Bundle>findAll(Sort.descending("uploadedAt", "id")).page(p, s).list();
+            Map<Long, Long> counts = new HashMap<>();
+            if (!bundles.isEmpty()) {
+                List<Long> ids = bundles.stream().map(b -> b.id).toList();
+                Bundle.getEntityManager()
+                        .createQuery("select a.bundle.id, count(a) from Artifact a where a.bundle.id in :ids group by a.bundle.id",
+                                Object[].class)
+                        .setParameter("ids", ids)
+                        .getResultList()
+                        .forEach(row -> counts.put((Long) row[0], (Long) row[1]));
+            }
+            List<BundleSummary> items = bundles.stream()
+                    .map(b -> new BundleSummary(b.id, b.name, b.uploadedAt, b.size, b.sha256, b.status,
+                            counts.getOrDefault(b.id, 0L)))
+                    .toList();
+            return new Page<>(items, p, s, Bundle.count());
+        });
+    }
+
+    /** Returns what is needed to serve one artifact's bytes, if the bundle holds that artifact. */
+    public Optional<ArtifactContent> artifact(long bundleId, long artifactId) {
+        return QuarkusTransaction.requiringNew().call(() -> Artifact.<Artifact>findByIdOptional(artifactId)
+                .filter(a -> a.bundle.id == bundleId)
+                .map(a -> new ArtifactContent(a.path, a.type.name(), a.size, a.sha256)));
+    }
+
+    /** Deletes a bundle and every blob no other bundle uses; returns false if there was no such bundle. */
+    public boolean delete(long id) throws IOException {
+        synchronized (storeLock) {
+            Set<String> hashes = QuarkusTransaction.requiringNew().call(() -> {
+                Bundle b = Bundle.findById(id);
+                if (b == null) {
+                    return null;
+                }
+                Set<String> shas = new HashSet<>();
+                b.artifacts.forEach(a -> shas.add(a.sha256));
+                b.delete();
+                return shas;
+            });
+            if (hashes == null) {
+                return false;
+            }
+            if (!hashes.isEmpty()) {
+                Set<String> stillUsed = QuarkusTransaction.requiringNew().call(() -> new HashSet<>(Artifact.getEntityManager()
+                        .createQuery("select distinct a.sha256 from Artifact a where a.sha256 in :shas", String.class)
+                        .setParameter("shas", hashes)
+                        .getResultList()));
+                for (String sha : hashes) {
+                    if (!stillUsed.contains(sha)) {
+                        blobs.delete(sha);
+                    }
+                }
+            }
+            return true;
+        }
+    }
+
+    private static String sha256Of(Path file) throws IOException {
+        MessageDigest digest = BlobStore.sha256();
+        try (InputStream in = new DigestInputStream(Files.newInputStream(file), digest)) {
+            in.transferTo(java.io.OutputStream.nullOutputStream());
+        }
+        return java.util.HexFormat.of().formatHex(digest.digest());
+    }
+
+    private void removeStaleStaging() throws IOException {
+        // Left by a process that died mid-upload; nothing in them was ever published.
+        try (Stream<Path> stale = Files.list(scratch)) {
+            for (Path p : stale.filter(p -> {
+                String n = p.getFileName().toString();
+                return n.startsWith("staging-") || n.startsWith("receive-");
+            }).toList()) {
+                deleteTree(p);
+            }
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    LOG.warnf("could not remove stale scratch file %s: %s", p, e.getMessage());
+                }
+            });
+        } catch (IOException e) {
+            LOG.warnf("could not remove stale scratch folder %s: %s", root, e.getMessage());
+        }
+    }
+}

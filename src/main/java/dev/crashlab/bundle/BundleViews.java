@@ -1,0 +1,46 @@
+package dev.crashlab.bundle;
+
+import java.time.Instant;
+import java.util.List;
+
+/** The JSON shapes of bundles and artifacts that the API returns (stable: the UI and scripts read them). */
+public final class BundleViews {
+
+    private BundleViews() {}
+
+    /** A bundle with its artifacts. */
+    public record BundleView(
+            long id,
+            String name,
+            Instant uploadedAt,
+            long size,
+            String sha256,
+            BundleStatus status,
+            String notes,
+            List<ArtifactView> artifacts) {
+
+        static BundleView of(Bundle b) {
+            return new BundleView(b.id, b.name, b.uploadedAt, b.size, b.sha256, b.status, b.notes,
+                    b.artifacts.stream().map(ArtifactView::of).toList());
+        }
+    }
+
+    /** One file of a bundle. */
+    public record ArtifactView(
+            long id, String path, String type, String typeLabel, long size, String sha256, ParseStatus parseStatus) {
+
+        static ArtifactView of(Artifact a) {
+            return new ArtifactView(a.id, a.path, a.type.name(), a.type.label(), a.size, a.sha256, a.parseStatus);
+        }
+    }
+
+    /** A bundle as the list shows it: no artifacts, just their count. */
+    public record BundleSummary(
+            long id, String name, Instant uploadedAt, long size, String sha256, BundleStatus status, long artifactCount) {}
+
+    /** One page of a newest-first list. */
+    public record Page<T>(List<T> items, int page, int size, long total) {}
+
+    /** What the content endpoint needs to serve an artifact's bytes. */
+    public record ArtifactContent(String path, String type, long size, String sha256) {}
+}

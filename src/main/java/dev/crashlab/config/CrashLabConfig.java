@@ -1,0 +1,41 @@
+package dev.crashlab.config;
+
+import io.quarkus.runtime.configuration.MemorySize;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.nio.file.Path;
+
+/** Typed CrashLab settings; each one is also an environment variable (crashlab.data-dir = CRASHLAB_DATA_DIR). */
+@ConfigMapping(prefix = "crashlab")
+public interface CrashLabConfig {
+
+    /** Folder holding the embedded database, the blob store and scratch space for uploads. */
+    @WithDefault("./data")
+    Path dataDir();
+
+    /** Limits on what one upload may be and expand to. */
+    Upload upload();
+
+    /** Upload limits: requests over them are refused with a 4xx problem, never half-stored. */
+    interface Upload {
+        /** Largest accepted HTTP request body (the raw archive, or all multipart parts together). */
+        @WithDefault("1G")
+        MemorySize maxRequestSize();
+
+        /** Largest total size the bundle's files may expand to once archives are unpacked. */
+        @WithDefault("4G")
+        MemorySize maxExpandedSize();
+
+        /** Most files one bundle may hold after unpacking. */
+        @WithDefault("10000")
+        int maxFiles();
+
+        /** Deepest nesting of archives inside archives (1 = the uploaded archive only). */
+        @WithDefault("3")
+        int maxDepth();
+
+        /** Highest expansion ratio of an archive entry before it is refused as a possible zip bomb. */
+        @WithDefault("100")
+        int maxRatio();
+    }
+}

@@ -1,0 +1,36 @@
+package dev.crashlab.web;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Chooses how an artifact is served: its media type, and whether a browser shows it or downloads it. */
+record ArtifactMediaType(String mediaType, boolean inline) {
+
+    /** Returns the media type for an artifact of this type whose bytes are at {@code blob}. */
+    static ArtifactMediaType of(String artifactType, Path blob) throws IOException {
+        return switch (artifactType) {
+            case "EVTX", "BINARY" -> new ArtifactMediaType("application/octet-stream", false);
+            case "EVENTLOG_XML", "NVIDIA_SMI_XML" -> new ArtifactMediaType("application/xml", true);
+            case "KERAS_MODEL_JSON" -> new ArtifactMediaType("application/json", true);
+            default -> new ArtifactMediaType("text/plain; charset=" + charset(blob), true);
+        };
+    }
+
+    // Windows tools (Event Viewer, PowerShell redirection) often write UTF-16 with a byte order mark.
+    private static String charset(Path blob) throws IOException {
+        byte[] head = new byte[2];
+        int n;
+        try (InputStream in = Files.newInputStream(blob)) {
+            n = in.readNBytes(head, 0, 2);
+        }
+        if (n == 2 && (head[0] & 0xff) == 0xff && (head[1] & 0xff) == 0xfe) {
+            return "UTF-16LE";
+        }
+        if (n == 2 && (head[0] & 0xff) == 0xfe && (head[1] & 0xff) == 0xff) {
+            return "UTF-16BE";
+        }
+        return "UTF-8";
+    }
+}

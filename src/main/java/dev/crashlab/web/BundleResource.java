@@ -1,0 +1,143 @@
+package dev.crashlab.web;
+
+import dev.crashlab.bundle.BundleRejectedException;
+import dev.crashlab.bundle.BundleService;
+import dev.crashlab.bundle.BundleUnpacker;
+import dev.crashlab.bundle.BundleViews.ArtifactContent;
+import dev.crashlab.bundle.BundleViews.BundleSummary;
+import dev.crashlab.bundle.BundleViews.BundleView;
+import dev.crashlab.bundle.BundleViews.Page;
+import dev.crashlab.bundle.Upload;
+import dev.crashlab.web.problem.ProblemException;
+import io.smallrye.common.annotation.Blocking;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.jboss.resteasy.reactive.RestForm;
+import org.jboss.resteasy.reactive.RestHeader;
+import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
+import org.jboss.resteasy.reactive.multipart.FileUpload;
+
+/** Upload, list, show, download and delete crash bundles. */
+@Path("/api/bundles")
+@Produces(MediaType.APPLICATION_JSON)
+@Blocking
+public class BundleResource {
+
+    @Inject
+    BundleService bundles;
+
+    @POST
+    @Consumes(MediaType.MULTIPART_FORM_DATA)
+    @Operation(summary = "Upload a bundle as multipart parts: one archive, several loose files, or a mix")
+    public Response uploadMultipart(@RestForm(FileUpload.ALL) List<FileUpload> files, @RestForm("name") String name)
+            throws BundleRejectedException, IOException {
+        List<Upload> uploads = new ArrayList<>();
+        int unnamed = 0;
+        for (FileUpload f : files) {
+            String fileName = f.fileName();
+            if (fileName == null || fileName.isEmpty()) {
+                if (f.size() == 0) {
+                    continue; // an empty <input type=file> that the browser sent anyway
+                }
+                fileName = "file-" + (++unnamed);
+            }
+            uploads.add(new Upload(fileName, f.uploadedFile()));
+        }
+        return created(bundles.create(name, uploads));
+    }
+
+    @POST
+    @Consumes({"application/zip", "application/x-zip-compressed", "application/gzip", "application/x-gzip",
+               "application/x-tar", "application/x-gtar", "application/x-compressed-tar", "application/octet-stream"})
+    @Operation(summary = "Upload a bundle as one archive in the request body (zip, tar, tar.gz or gz)")
+    public Response uploadArchive(InputStream body, @RestQuery String name,
+            @RestHeader("Content-Disposition") String disposition) throws BundleRejectedException, IOException {
+        java.nio.file.Path received = bundles.newScratchFile(".body");
+        try {
+            receive(body, received, bundles.maxRequestBytes());
+            if (!BundleUnpacker.isArchive(received)) {
+                throw new BundleRejectedException(BundleRejectedException.Kind.NOT_AN_ARCHIVE,
+                        "the request body is not a zip, tar or gzip archive; send loose files as multipart/form-data parts named `file`");
+            }
+            String fileName = ContentDisposition.fileName(disposition).orElse(name != null && !name.isBlank() ? name : "bundle");
+            return created(bundles.create(name, List.of(new Upload(fileName, received))));
+        } finally {
+            Files.deleteIfExists(received);
+        }
+    }
+
+    private static void receive(InputStream body, java.nio.file.Path target, long limit) throws IOException {
+        byte[] buffer = new byte[1 << 16];
+        long total = 0;
+        try (OutputStream out = Files.newOutputStream(target)) {
+            for (int n; (n = body.read(buffer)) != -1; ) {
+                total += n;
+                if (total > limit) {
+                    throw RequestSizeLimit.tooLarge(limit);
+                }
+                out.write(buffer, 0, n);
+            }
+        }
+    }
+
+    private static Response created(BundleView view) {
+        return Response.created(URI.create("/api/bundles/" + view.id())).entity(view).build();
+    }
+
+    @GET
+    @Operation(summary = "List bundles, newest first")
+    public Page<BundleSummary> list(@RestQuery @DefaultValue("0") int page, @RestQuery @DefaultValue("20") int size) {
+        return bundles.list(page, size);
+    }
+
+    @GET
+    @Path("/{id}")
+    @Operation(summary = "Show a bundle and its artifacts")
+    public BundleView get(@RestPath long id) {
+        return bundles.find(id).orElseThrow(() -> ProblemException.notFound("no bundle " + id));
+    }
+
+    @GET
+    @Path("/{id}/artifacts/{artifactId}/content")
+    @Produces(MediaType.WILDCARD)
+    @Operation(summary = "Download one artifact's bytes (text inline, binary as an attachment)")
+    public Response content(@RestPath long id, @RestPath long artifactId) throws IOException {
+        ArtifactContent a = bundles.artifact(id, artifactId)
+                .orElseThrow(() -> ProblemException.notFound("bundle " + id + " has no artifact " + artifactId));
+        InputStream in = bundles.blobs().open(a.sha256());
+        ArtifactMediaType media = ArtifactMediaType.of(a.type(), bundles.blobs().pathOf(a.sha256()));
+        String fileName = a.path().substring(a.path().lastIndexOf('/') + 1);
+        return Response.ok(in, media.mediaType())
+                .header("Content-Length", a.size())
+                .header("Content-Disposition", ContentDisposition.header(media.inline() ? "inline" : "attachment", fileName))
+                .header("X-Content-Type-Options", "nosniff")
+                .build();
+    }
+
+    @DELETE
+    @Path("/{id}")
+    @Operation(summary = "Delete a bundle, and the stored files no other bundle uses")
+    public Response delete(@RestPath long id) throws IOException {
+        if (!bundles.delete(id)) {
+            throw ProblemException.notFound("no bundle " + id);
+        }
+        return Response.noContent().build();
+    }
+}

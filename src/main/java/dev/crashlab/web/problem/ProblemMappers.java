@@ -1,0 +1,65 @@
+package dev.crashlab.web.problem;
+
+import dev.crashlab.bundle.BundleRejectedException;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import java.io.IOException;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/** Turns every error a request can end in into a problem+json response; no stack trace reaches a client. */
+public class ProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    @ServerExceptionMapper
+    public Response rejected(BundleRejectedException e, HttpServerRequest request) {
+        return BundleRejections.problem(e, request.path()).toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response problem(ProblemException e, HttpServerRequest request) {
+        return e.toProblem(request.path()).toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response web(WebApplicationException e, HttpServerRequest request) {
+        int status = e.getResponse().getStatus();
+        Response.Status.Family family = Response.Status.Family.familyOf(status);
+        if (family != Response.Status.Family.CLIENT_ERROR && family != Response.Status.Family.SERVER_ERROR) {
+            return e.getResponse();
+        }
+        String title = Response.Status.fromStatusCode(status) == null
+                ? "HTTP " + status
+                : Response.Status.fromStatusCode(status).getReasonPhrase();
+        String detail = switch (status) {
+            case 404 -> "no resource at " + request.path();
+            case 405 -> request.method() + " is not allowed on " + request.path();
+            case 415 -> "unsupported Content-Type `" + request.getHeader("Content-Type")
+                    + "`: send multipart/form-data, or a zip, tar or gzip archive as the body";
+            case 406 -> "cannot produce any of the accepted media types (" + request.getHeader("Accept") + ")";
+            default -> e.getMessage();
+        };
+        return Problem.of("http-" + status, title, status, detail, request.path()).toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response io(IOException e, HttpServerRequest request) {
+        // A client that hangs up mid-upload surfaces here too; the request is gone, the log says why.
+        LOG.warnf("I/O error on %s %s: %s", request.method(), request.path(), e.toString());
+        return Problem.of("io-error", "I/O error", 500,
+                "the server could not read or write data for this request (" + e.getClass().getSimpleName()
+                        + "); nothing was stored. Retry; if it persists, check the server's disk and log.",
+                request.path()).toResponse();
+    }
+
+    @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER + 1000)
+    public Response unexpected(RuntimeException e, HttpServerRequest request) {
+        LOG.errorf(e, "unexpected error on %s %s", request.method(), request.path());
+        return Problem.of("internal-error", "Internal error", 500,
+                "the server hit an unexpected error (" + e.getClass().getSimpleName()
+                        + "); it has been logged. Nothing was stored by this request.",
+                request.path()).toResponse();
+    }
+}

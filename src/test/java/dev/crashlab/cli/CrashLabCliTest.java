@@ -1,0 +1,68 @@
+package dev.crashlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crashlab.testing.Zips;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The offline command line, driven in-process (no server, no database). */
+class CrashLabCliTest {
+
+    @TempDir
+    Path dir;
+
+    record Run(int status, String out, String err) {}
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = CrashLabCli.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        int status = cli.execute(args);
+        return new Run(status, out.toString(), err.toString());
+    }
+
+    @Test
+    void helpListsTheCommands() {
+        Run r = run("help");
+        assertThat(r.status()).isZero();
+        assertThat(r.out()).contains("version", "inspect");
+    }
+
+    @Test
+    void versionComesFromTheBuild() {
+        assertThat(CrashLabCli.version()).matches("\\d+\\.\\d+\\.\\d+(-SNAPSHOT)?");
+    }
+
+    @Test
+    void inspectTypesEveryFileOfAnArchive() throws Exception {
+        Path zip = Files.write(dir.resolve("bundle.zip"), Zips.zip()
+                .text("crash.log", "Traceback (most recent call last):\n  File \"t.py\", line 1, in <module>\nValueError: boom\n")
+                .text("env/requirements.txt", "numpy==1.26.4\ntorch==2.3.1\n")
+                .build());
+        Run r = run("inspect", zip.toString());
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).containsPattern("CONSOLE_LOG\\s+\\d+\\s+crash\\.log")
+                .containsPattern("PIP_FREEZE\\s+\\d+\\s+env/requirements\\.txt")
+                .contains("2 file(s)");
+    }
+
+    @Test
+    void inspectSaysWhyAnUploadWouldBeRefused() throws Exception {
+        Path zip = Files.write(dir.resolve("evil.zip"), Zips.zip().text("../outside.txt", "x").build());
+        Run r = run("inspect", zip.toString());
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).contains("refused", "`../outside.txt`");
+        Run missing = run("inspect", dir.resolve("nope.zip").toString());
+        assertThat(missing.status()).isEqualTo(2);
+        assertThat(missing.err()).contains("no such file");
+    }
+
+}
