@@ -35,7 +35,7 @@ import org.jboss.resteasy.reactive.RestQuery;
 import org.jboss.resteasy.reactive.multipart.FileUpload;
 
 /** Upload, list, show, download and delete crash bundles. */
-@Path("/api/bundles")
+@Path("/bundles")
 @Produces(MediaType.APPLICATION_JSON)
 @Blocking
 public class BundleResource {
