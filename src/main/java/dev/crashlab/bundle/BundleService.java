@@ -81,7 +81,7 @@ public class BundleService {
     public UnpackLimits limits() {
         CrashLabConfig.Upload u = config.upload();
         return new UnpackLimits(u.maxExpandedSize().asLongValue(), u.maxFiles(), u.maxDepth(), u.maxRatio(),
-                UnpackLimits.defaults().ratioGraceBytes());
+                u.ratioGrace().asLongValue());
     }
 
     /** Returns the largest request body accepted, in bytes. */

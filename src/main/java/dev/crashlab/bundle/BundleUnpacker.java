@@ -87,6 +87,7 @@ public final class BundleUnpacker implements AutoCloseable {
     private static final Set<Integer> READABLE_ZIP_METHODS = Set.of(ZipMethod.STORED.getCode(),
             ZipMethod.DEFLATED.getCode(), ZipMethod.ENHANCED_DEFLATED.getCode(), ZipMethod.BZIP2.getCode());
     private static final int UNIX_TYPE_MASK = 0170000;
+    private static final int UNIX_REGULAR = 0100000;
     private static final int UNIX_DIRECTORY = 0040000;
     private static final int UNIX_SYMLINK = 0120000;
 
@@ -382,7 +383,7 @@ public final class BundleUnpacker implements AutoCloseable {
             // The link target is the entry's data; it is not read, as it could be as large as any entry.
             throw link(raw, c.label(), "a symbolic link", null);
         }
-        if (unixType != 0 && unixType != UNIX_DIRECTORY && unixType != 0100000) {
+        if (unixType != 0 && unixType != UNIX_DIRECTORY && unixType != UNIX_REGULAR) {
             throw special(raw, c.label(), switch (unixType) {
                 case 0020000 -> "a character device";
                 case 0060000 -> "a block device";
@@ -399,9 +400,10 @@ public final class BundleUnpacker implements AutoCloseable {
                     + " is encrypted, and CrashLab cannot read password-protected archives; upload it without a password");
         }
         if (!READABLE_ZIP_METHODS.contains(entry.getMethod())) {
+            ZipMethod method = ZipMethod.getMethodByCode(entry.getMethod());
             throw new BundleRejectedException(Kind.CORRUPT, "archive entry " + quote(raw) + " in " + quote(c.label())
-                    + " uses the " + ZipMethod.getMethodByCode(entry.getMethod()) + " compression method (" + entry.getMethod()
-                    + "), which CrashLab cannot read; re-create the archive with Deflate, the default of zip tools");
+                    + " uses compression method " + entry.getMethod() + (method == null ? "" : " (" + method + ")")
+                    + ", which CrashLab cannot read; re-create the archive with Deflate, the default of zip tools");
         }
         InputStream in;
         try {
@@ -725,7 +727,7 @@ public final class BundleUnpacker implements AutoCloseable {
                     throw guard(Kind.CORRUPT, "invalid header");
                 }
                 if (size < 0 || size > MAX_TAR_METADATA_BYTES) {
-                    throw guard(Kind.CORRUPT, "a " + humanBytes(Math.max(size, 0)) + " long-name or PAX header");
+                    throw guard(Kind.CORRUPT, "an oversized long-name or PAX header (" + humanBytes(Math.max(size, 0)) + ")");
                 }
             }
             return false;
@@ -757,7 +759,7 @@ public final class BundleUnpacker implements AutoCloseable {
     /** Raised inside a stream when a check of ours fails, so that the caller can report it precisely. */
     private static final class GuardException extends IOException {
         private static final long serialVersionUID = 1L;
-        final transient Kind kind;
+        final Kind kind;
 
         GuardException(Kind kind, String reason) {
             super(reason);
@@ -983,15 +985,15 @@ public final class BundleUnpacker implements AutoCloseable {
         if (name == null) {
             return "`(unnamed)`";
         }
-        StringBuilder shown = new StringBuilder();
-        for (int i = 0; i < name.length() && shown.length() < 200; ) {
+        StringBuilder shown = new StringBuilder("`");
+        int i = 0;
+        while (i < name.length() && shown.length() <= 200) {
             int cp = name.codePointAt(i);
-            boolean hidden = cp <= 0x1f || (cp >= 0x7f && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e)
-                    || (cp >= 0x2066 && cp <= 0x2069) || (Character.isSurrogate((char) cp) && Character.charCount(cp) == 1);
-            shown.appendCodePoint(hidden ? '?' : cp);
+            // Shown as '?', so that a message cannot carry a terminal escape or reorder its own text.
+            shown.appendCodePoint(characterProblem(Character.toString(cp)) == null ? cp : '?');
             i += Character.charCount(cp);
         }
-        return "`" + shown + (shown.length() < name.length() && name.length() > 200 ? "…" : "") + "`";
+        return shown.append(i < name.length() ? "…`" : "`").toString();
     }
 
     // ---- rejections ----
@@ -1041,7 +1043,7 @@ public final class BundleUnpacker implements AutoCloseable {
         return corrupt(label, reason + place, cause);
     }
 
-    static String humanBytes(long bytes) {
+    private static String humanBytes(long bytes) {
         if (bytes >= 1L << 30 && bytes % (1L << 30) == 0) {
             return (bytes >> 30) + " GiB";
         }

@@ -32,8 +32,8 @@ public record UnpackLimits(long maxExpandedBytes, int maxFiles, int maxDepth, in
         }
     }
 
-    /** Returns the limits used unless configured otherwise: 4 GiB, 10,000 files, depth 3, ratio 100:1 after 1 MiB. */
+    /** Returns the limits used unless configured otherwise: 4 GiB, 10,000 files, depth 3, ratio 100:1 after 16 MiB. */
     public static UnpackLimits defaults() {
-        return new UnpackLimits(4L << 30, 10_000, 3, 100, 1L << 20);
+        return new UnpackLimits(4L << 30, 10_000, 3, 100, 16L << 20);
     }
 }

@@ -37,5 +37,12 @@ public interface CrashLabConfig {
         /** Highest expansion ratio of an archive entry before it is refused as a possible zip bomb. */
         @WithDefault("100")
         int maxRatio();
+
+        /**
+         * Bytes an entry may expand to before its ratio is checked. Real logs full of repeated lines compress
+         * beyond 100:1, so small ones must pass; the expanded-size limit bounds the disk either way.
+         */
+        @WithDefault("16M")
+        MemorySize ratioGrace();
     }
 }

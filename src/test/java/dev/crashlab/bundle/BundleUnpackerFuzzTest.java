@@ -21,7 +21,8 @@ import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
  * (seeds, and any crash a fuzzing run found and saved there) through
  * {@link BundleUnpackerCorruptionTest#fuzzInputsAreUnpackedOrRefused}.
  */
-@EnabledIfEnvironmentVariable(named = "JAZZER_FUZZ", matches = "1")
+@EnabledIfEnvironmentVariable(named = "JAZZER_FUZZ", matches = "1",
+        disabledReason = "fuzzing runs only with JAZZER_FUZZ=1 (its agent would hook the shared test JVM); its inputs are replayed by BundleUnpackerCorruptionTest")
 class BundleUnpackerFuzzTest {
 
     /** Small limits, so that each input costs little whatever its headers claim. */

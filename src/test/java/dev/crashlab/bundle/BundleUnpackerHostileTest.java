@@ -109,6 +109,13 @@ class BundleUnpackerHostileTest {
     }
 
     @Test
+    void refusesAnEscapeHiddenInAPaxPath() throws Exception {
+        String name = "../" + "x".repeat(150) + "/owned.txt"; // too long for the ustar field: written as a PAX path
+
+        refused(Kind.UNSAFE_PATH, "bundle.tgz", tgz("ok.txt", "fine", name, "owned"));
+    }
+
+    @Test
     void explainsAZipSlipInTheWordsOfTheDesign() throws Exception {
         BundleRejectedException e = refused(Kind.UNSAFE_PATH, "bundle.zip", zip("../../etc/passwd", "root:x:0:0"));
 

@@ -261,7 +261,7 @@ class BundleUnpackerTest {
 
     @Test
     void hasTheDocumentedDefaultLimits() {
-        assertEquals(new UnpackLimits(4L * 1024 * 1024 * 1024, 10_000, 3, 100, 1024 * 1024), UnpackLimits.defaults());
+        assertEquals(new UnpackLimits(4L * 1024 * 1024 * 1024, 10_000, 3, 100, 16 * 1024 * 1024), UnpackLimits.defaults());
     }
 
     @Test
