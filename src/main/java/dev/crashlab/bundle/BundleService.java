@@ -28,6 +28,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.jboss.logging.Logger;
 
@@ -44,6 +48,7 @@ public class BundleService {
 
     private static final Logger LOG = Logger.getLogger(BundleService.class);
     private static final int MAX_PAGE_SIZE = 100;
+    private static final ExecutorService HASHERS = Executors.newVirtualThreadPerTaskExecutor();
 
     @Inject
     CrashLabConfig config;
@@ -101,16 +106,16 @@ public class BundleService {
                     "the request holds no files: send an archive, or files as multipart parts named `file`");
         }
         List<String> names = new ArrayList<>();
-        List<String> hashes = new ArrayList<>();
         long total = 0;
         for (Upload u : uploads) {
             names.add(BundleUnpacker.validateName(u.name()));
-            hashes.add(sha256Of(u.file()));
             total += Files.size(u.file());
         }
         String name = requestedName == null || requestedName.isBlank()
                 ? names.getFirst()
                 : BundleUnpacker.validateName(requestedName.strip());
+        // Hash the uploads on another core while this one unpacks them: it is a second full read.
+        List<Future<String>> hashing = uploads.stream().map(u -> HASHERS.submit(() -> sha256Of(u.file()))).toList();
 
         Path staging = scratch.resolve("staging-" + UUID.randomUUID());
         try (BundleUnpacker unpacker = new BundleUnpacker(limits(), staging)) {
@@ -137,9 +142,11 @@ public class BundleService {
             bundle.name = name;
             bundle.uploadedAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
             bundle.size = total;
-            bundle.sha256 = BundleManifest.sha256(names, hashes);
+            bundle.sha256 = BundleManifest.sha256(names, joinAll(hashing));
             bundle.status = BundleStatus.STORED;
             return commit(bundle, artifacts, files);
+        } finally {
+            hashing.forEach(f -> f.cancel(true)); // a refused upload need not wait for its hashes
         }
     }
 
@@ -237,6 +244,21 @@ public class BundleService {
             }
             return true;
         }
+    }
+
+    private static List<String> joinAll(List<Future<String>> hashing) throws IOException {
+        List<String> out = new ArrayList<>(hashing.size());
+        for (Future<String> f : hashing) {
+            try {
+                out.add(f.get());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while hashing the upload");
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+            }
+        }
+        return out;
     }
 
     private static String sha256Of(Path file) throws IOException {
