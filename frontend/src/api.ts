@@ -161,6 +161,19 @@ export async function getArtifactContent(bundleId: number, artifactId: number, s
   return { kind: 'text', text: await response.text(), contentType };
 }
 
+/** The server's upload limits (GET /api/limits). */
+export interface UploadLimits {
+  maxRequestBytes: number;
+  maxExpandedBytes: number;
+  maxFiles: number;
+  maxDepth: number;
+  maxRatio: number;
+}
+
+export function getLimits(signal?: AbortSignal): Promise<UploadLimits> {
+  return getJson<UploadLimits>('/api/limits', signal);
+}
+
 export interface UploadProgress {
   loaded: number;
   total: number;

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
-import { ApiError, uploadBundle, type UploadHandle, type UploadProgress } from '../api.ts';
+import { ApiError, getLimits, uploadBundle, type UploadHandle, type UploadLimits, type UploadProgress } from '../api.ts';
 import { ErrorAlert, useTitle } from '../components/common.tsx';
 import { formatBytes, formatMB, plural } from '../format.ts';
 import { navigate } from '../router.tsx';
@@ -19,7 +19,15 @@ export function UploadPage() {
   const [uploading, setUploading] = useState(false);
   const [processing, setProcessing] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [limits, setLimits] = useState<UploadLimits | null>(null);
   const handle = useRef<UploadHandle | null>(null);
+
+  // the server refuses oversized uploads anyway; knowing its limit spares sending them first
+  useEffect(() => {
+    const ctl = new AbortController();
+    getLimits(ctl.signal).then(setLimits, () => setLimits(null));
+    return () => ctl.abort();
+  }, []);
   const dragDepth = useRef(0);
 
   // leaving the page aborts an upload in flight
@@ -51,10 +59,12 @@ export function UploadPage() {
 
   function addFiles(list: FileList | null) {
     if (!list || list.length === 0) return;
+    // copy now: the FileList is live, and the input is cleared before React runs the updater below
+    const incoming = Array.from(list);
     setError(null);
     setFiles((current) => {
       const seen = new Set(current.map(fileKey));
-      const added = Array.from(list).filter((f) => !seen.has(fileKey(f)));
+      const added = incoming.filter((f) => !seen.has(fileKey(f)));
       return [...current, ...added];
     });
   }
@@ -94,9 +104,16 @@ export function UploadPage() {
     e.preventDefault();
     if (files.length === 0 || uploading) return;
     setError(null);
+    const total = files.reduce((n, f) => n + f.size, 0);
+    if (limits && total > limits.maxRequestBytes) {
+      setError(
+        `These files add up to ${formatBytes(total)}; the server accepts at most ${formatBytes(limits.maxRequestBytes)} ` +
+          'per upload (crashlab.upload.max-request-size). Leave out large dumps, or ask an administrator to raise the limit.',
+      );
+      return;
+    }
     setUploading(true);
     setProcessing(false);
-    const total = files.reduce((n, f) => n + f.size, 0);
     setProgress({ loaded: 0, total });
     const h = uploadBundle(files, name, (p) => {
       setProgress(p);

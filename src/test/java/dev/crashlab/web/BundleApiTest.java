@@ -183,6 +183,17 @@ class BundleApiTest {
                 .body("detail", startsWith("unsupported Content-Type"));
     }
 
+    @Test
+    void publishesTheUploadLimits() {
+        // the %test profile's values (application.properties)
+        given().get("/api/limits").then().statusCode(200)
+                .body("maxRequestBytes", equalTo(4 << 20))
+                .body("maxExpandedBytes", equalTo(64 << 20))
+                .body("maxFiles", equalTo(500))
+                .body("maxDepth", equalTo(3))
+                .body("maxRatio", equalTo(100));
+    }
+
     static String sha256(byte[] bytes) throws Exception {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
     }

@@ -1,14 +1,9 @@
 package dev.crashlab.web.ui;
 
+import dev.crashlab.testing.Zips;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipOutputStream;
 
 /** Small crash bundles written on the fly for the browser tests. */
 final class TestZips {
@@ -44,29 +39,18 @@ final class TestZips {
 
     /** crash.log, nvidia-smi.txt and env/pip-freeze.txt. */
     static Path crashBundle(Path dir) throws IOException {
-        Map<String, String> entries = new LinkedHashMap<>();
-        entries.put("crash.log", TRACEBACK);
-        entries.put("nvidia-smi.txt", NVIDIA_SMI);
-        entries.put("env/pip-freeze.txt", PIP_FREEZE);
-        return zip(dir.resolve("crash-bundle.zip"), entries);
+        return Files.write(dir.resolve("crash-bundle.zip"), Zips.zip()
+                .text("crash.log", TRACEBACK)
+                .text("nvidia-smi.txt", NVIDIA_SMI)
+                .text("env/pip-freeze.txt", PIP_FREEZE)
+                .build());
     }
 
     /** A zip with an entry that climbs out of the bundle; the server must refuse all of it. */
     static Path evilBundle(Path dir) throws IOException {
-        Map<String, String> entries = new LinkedHashMap<>();
-        entries.put("crash.log", TRACEBACK);
-        entries.put("../evil.txt", "this must never be stored\n");
-        return zip(dir.resolve("evil.zip"), entries);
-    }
-
-    static Path zip(Path target, Map<String, String> entries) throws IOException {
-        try (OutputStream out = Files.newOutputStream(target); ZipOutputStream zip = new ZipOutputStream(out)) {
-            for (var e : entries.entrySet()) {
-                zip.putNextEntry(new ZipEntry(e.getKey()));
-                zip.write(e.getValue().getBytes(StandardCharsets.UTF_8));
-                zip.closeEntry();
-            }
-        }
-        return target;
+        return Files.write(dir.resolve("evil.zip"), Zips.zip()
+                .text("crash.log", TRACEBACK)
+                .text("../evil.txt", "this must never be stored\n")
+                .build());
     }
 }

@@ -130,6 +130,26 @@ class UploadPageBrowserTest {
         assertThat(page.getByTestId("bundle-row").filter(new Locator.FilterOptions().setHasText("evil.zip"))).hasCount(0);
     }
 
+    @Test
+    void refusesAnOversizedUploadWithoutSendingIt() throws Exception {
+        // the %test request limit is 4 MiB (application.properties); the page reads it from /api/limits
+        Path big = Files.write(tmp.resolve("core.dump"), new byte[5 << 20]);
+        List<String> posts = new ArrayList<>();
+        page.onRequest(r -> {
+            if (r.method().equals("POST")) posts.add(r.url());
+        });
+
+        page.waitForResponse(r -> r.url().endsWith("/api/limits"), () -> page.navigate(index.toString()));
+        page.getByTestId("file-input").setInputFiles(big);
+        uploadButton().click();
+
+        Locator alert = page.getByRole(AriaRole.ALERT);
+        assertThat(alert).containsText("5.0 MB");
+        assertThat(alert).containsText("at most 4.0 MB");
+        assertThat(page.getByTestId("chosen-files")).containsText("core.dump");
+        assertEquals(List.of(), posts, "nothing is sent when the page already knows it is too large");
+    }
+
     /** Needs SPA routing on the server: a deep link is answered with index.html, not a 404 problem. */
     @Test
     void unknownBundleShowsAFriendlyMessage() {
