@@ -185,15 +185,21 @@ export interface UploadHandle {
 }
 
 /**
- * Uploads files as multipart/form-data (one `file` part each, plus an optional `name`) with
+ * Uploads files as multipart/form-data (one `file` part each, plus optional `name` and `notes`) with
  * XMLHttpRequest, because fetch() reports no upload progress.
  */
-export function uploadBundle(files: File[], name: string, onProgress: (p: UploadProgress) => void): UploadHandle {
+export function uploadBundle(
+  files: File[],
+  name: string,
+  notes: string,
+  onProgress: (p: UploadProgress) => void,
+): UploadHandle {
   const xhr = new XMLHttpRequest();
   const promise = new Promise<Bundle>((resolve, reject) => {
     const form = new FormData();
     const trimmed = name.trim();
     if (trimmed) form.append('name', trimmed);
+    if (notes.trim()) form.append('notes', notes.trim());
     for (const file of files) form.append('file', file, file.name);
 
     xhr.open('POST', '/api/bundles');

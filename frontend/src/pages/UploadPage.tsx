@@ -14,6 +14,7 @@ export function UploadPage() {
   useTitle('Upload');
   const [files, setFiles] = useState<File[]>([]);
   const [name, setName] = useState('');
+  const [notes, setNotes] = useState('');
   const [dragging, setDragging] = useState(false);
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [uploading, setUploading] = useState(false);
@@ -115,7 +116,7 @@ export function UploadPage() {
     setUploading(true);
     setProcessing(false);
     setProgress({ loaded: 0, total });
-    const h = uploadBundle(files, name, (p) => {
+    const h = uploadBundle(files, name, notes, (p) => {
       setProgress(p);
       if (p.loaded >= p.total) setProcessing(true);
     });
@@ -221,6 +222,20 @@ export function UploadPage() {
             maxLength={255}
             disabled={uploading}
             autoComplete="off"
+          />
+        </div>
+
+        <div className="field">
+          <label htmlFor="bundle-notes">
+            Notes <span className="muted">(optional)</span>
+          </label>
+          <textarea
+            id="bundle-notes"
+            value={notes}
+            onChange={(e) => setNotes(e.target.value)}
+            placeholder="What ran, on which machine, what you already tried"
+            maxLength={4000}
+            disabled={uploading}
           />
         </div>
 

@@ -48,6 +48,8 @@ public class BundleService {
 
     private static final Logger LOG = Logger.getLogger(BundleService.class);
     private static final int MAX_PAGE_SIZE = 100;
+    /** The notes column's width (V1 migration). */
+    public static final int MAX_NOTES = 4000;
     private static final ExecutorService HASHERS = Executors.newVirtualThreadPerTaskExecutor();
 
     @Inject
@@ -98,9 +100,11 @@ public class BundleService {
      * Stores the uploaded files as one new bundle and returns it.
      *
      * @param requestedName the bundle's name, or null/blank for the first file's name
+     * @param notes free text from the uploader (what ran, what they tried), or null; at most {@link #MAX_NOTES}
      * @throws BundleRejectedException if the upload is unsafe, over a limit or malformed; nothing is kept
      */
-    public BundleView create(String requestedName, List<Upload> uploads) throws BundleRejectedException, IOException {
+    public BundleView create(String requestedName, String notes, List<Upload> uploads)
+            throws BundleRejectedException, IOException {
         if (uploads.isEmpty()) {
             throw new BundleRejectedException(BundleRejectedException.Kind.EMPTY,
                     "the request holds no files: send an archive, or files as multipart parts named `file`");
@@ -144,6 +148,7 @@ public class BundleService {
             bundle.size = total;
             bundle.sha256 = BundleManifest.sha256(names, joinAll(hashing));
             bundle.status = BundleStatus.STORED;
+            bundle.notes = notes == null || notes.isBlank() ? null : notes.strip();
             return commit(bundle, artifacts, files);
         } finally {
             hashing.forEach(f -> f.cancel(true)); // a refused upload need not wait for its hashes

@@ -46,7 +46,8 @@ public class BundleResource {
     @POST
     @Consumes(MediaType.MULTIPART_FORM_DATA)
     @Operation(summary = "Upload a bundle as multipart parts: one archive, several loose files, or a mix")
-    public Response uploadMultipart(@RestForm(FileUpload.ALL) List<FileUpload> files, @RestForm("name") String name)
+    public Response uploadMultipart(@RestForm(FileUpload.ALL) List<FileUpload> files, @RestForm("name") String name,
+            @RestForm("notes") String notes)
             throws BundleRejectedException, IOException {
         List<Upload> uploads = new ArrayList<>();
         int unnamed = 0;
@@ -60,14 +61,14 @@ public class BundleResource {
             }
             uploads.add(new Upload(fileName, f.uploadedFile()));
         }
-        return created(bundles.create(name, uploads));
+        return created(bundles.create(name, checkNotes(notes), uploads));
     }
 
     @POST
     @Consumes({"application/zip", "application/x-zip-compressed", "application/gzip", "application/x-gzip",
                "application/x-tar", "application/x-gtar", "application/x-compressed-tar", "application/octet-stream"})
     @Operation(summary = "Upload a bundle as one archive in the request body (zip, tar, tar.gz or gz)")
-    public Response uploadArchive(InputStream body, @RestQuery String name,
+    public Response uploadArchive(InputStream body, @RestQuery String name, @RestQuery String notes,
             @RestHeader("Content-Disposition") String disposition) throws BundleRejectedException, IOException {
         java.nio.file.Path received = bundles.newScratchFile(".body");
         try {
@@ -77,7 +78,7 @@ public class BundleResource {
                         "the request body is not a zip, tar or gzip archive; send loose files as multipart/form-data parts named `file`");
             }
             String fileName = ContentDisposition.fileName(disposition).orElse(name != null && !name.isBlank() ? name : "bundle");
-            return created(bundles.create(name, List.of(new Upload(fileName, received))));
+            return created(bundles.create(name, checkNotes(notes), List.of(new Upload(fileName, received))));
         } finally {
             Files.deleteIfExists(received);
         }
@@ -95,6 +96,14 @@ public class BundleResource {
                 out.write(buffer, 0, n);
             }
         }
+    }
+
+    private static String checkNotes(String notes) {
+        if (notes != null && notes.length() > BundleService.MAX_NOTES) {
+            throw new ProblemException(400, "notes-too-long", "Notes too long", "the notes are " + notes.length()
+                    + " characters long; at most " + BundleService.MAX_NOTES + " fit: shorten them, or upload them as a file");
+        }
+        return notes;
     }
 
     private static Response created(BundleView view) {

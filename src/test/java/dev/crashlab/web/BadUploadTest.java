@@ -86,6 +86,9 @@ class BadUploadTest {
                 bad("file name with a bidi override", 400, "name",
                         () -> given().body(BrowserMultipart.fileBody("invoice\u202egpj.exe", "x\n".getBytes(StandardCharsets.UTF_8)))
                                 .contentType(BrowserMultipart.CONTENT_TYPE)),
+                bad("notes longer than 4000 characters", 400, "at most 4000",
+                        () -> given().multiPart("file", "a.log", "x\n".getBytes(StandardCharsets.UTF_8), "text/plain")
+                                .multiPart("notes", "n".repeat(4001))),
                 bad("no files at all", 400, "no files",
                         () -> given().multiPart("name", "nothing")));
     }

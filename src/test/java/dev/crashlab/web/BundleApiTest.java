@@ -92,9 +92,11 @@ class BundleApiTest {
         given().multiPart("file", "crash.log", TRACEBACK.getBytes(StandardCharsets.UTF_8), "text/plain")
                 .multiPart("file", "extra.zip", zip, "application/zip")
                 .multiPart("name", "my crash")
+                .multiPart("notes", "  RTX 3060, TF 2.10 on Windows 11; died at epoch 3  ")
                 .when().post("/api/bundles")
                 .then().statusCode(201)
                 .body("name", equalTo("my crash"))
+                .body("notes", equalTo("RTX 3060, TF 2.10 on Windows 11; died at epoch 3"))
                 .body("artifacts.path", equalTo(List.of("crash.log", "extra.zip/nvidia-smi.txt")));
     }
 

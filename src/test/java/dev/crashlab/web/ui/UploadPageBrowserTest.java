@@ -82,10 +82,12 @@ class UploadPageBrowserTest {
         page.getByTestId("file-input").setInputFiles(zip);
         assertThat(page.getByTestId("chosen-files")).containsText("crash-bundle.zip");
         page.getByLabel("Bundle name").fill("ui-crash-bundle");
+        page.getByLabel("Notes").fill("RTX 3060 laptop, died at epoch 3");
         uploadButton().click();
 
         page.waitForURL(Pattern.compile(".*/bundles/\\d+$"));
         assertThat(page.getByTestId("bundle-name")).hasText("ui-crash-bundle");
+        assertThat(page.getByText("RTX 3060 laptop, died at epoch 3")).isVisible();
         Locator rows = page.getByTestId("artifacts").getByTestId("artifact-row");
         assertThat(rows).hasCount(3);
         for (String path : List.of("crash.log", "nvidia-smi.txt", "env/pip-freeze.txt")) {
