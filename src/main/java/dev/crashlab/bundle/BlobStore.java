@@ -120,6 +120,19 @@ public final class BlobStore {
         }
     }
 
+    /** Deletes what writes cut short by a crash left in {@code .incoming/}; returns how many files went. */
+    public int clearIncoming() throws IOException {
+        int n = 0;
+        try (DirectoryStream<Path> leftovers = Files.newDirectoryStream(incoming)) {
+            for (Path p : leftovers) {
+                if (Files.deleteIfExists(p)) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
     /** Opens a stored blob for reading. */
     public InputStream open(String sha256) throws IOException {
         return Files.newInputStream(pathOf(sha256));

@@ -9,7 +9,9 @@ import dev.crashlab.sniff.ArtifactSniffer;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.panache.common.Sort;
 import jakarta.annotation.PostConstruct;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.InputStream;
@@ -70,6 +72,45 @@ public class BundleService {
             removeStaleStaging();
         } catch (IOException e) {
             throw new IllegalStateException("cannot prepare scratch folder " + scratch + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Removes what a crash can leave behind: half-written files under the blob store's {@code .incoming/},
+     * and blobs that no artifact row names (moved in by an upload whose rows never committed).
+     *
+     * <p>NOTE: runs at start-up before requests are served, and holds the store lock throughout; it lists
+     * every blob and every referenced hash, which is cheap for the stores this is meant for (thousands of
+     * bundles) and should become incremental for much larger ones.
+     */
+    public SweepResult sweep() throws IOException {
+        synchronized (storeLock) {
+            int incoming = blobs.clearIncoming();
+            Set<String> referenced = QuarkusTransaction.requiringNew().call(() -> new HashSet<>(Artifact.getEntityManager()
+                    .createQuery("select distinct a.sha256 from Artifact a", String.class)
+                    .getResultList()));
+            int orphans = 0;
+            for (String sha : blobs.list()) {
+                if (!referenced.contains(sha) && blobs.delete(sha)) {
+                    orphans++;
+                }
+            }
+            return new SweepResult(incoming, orphans);
+        }
+    }
+
+    /** What {@link #sweep} removed. */
+    public record SweepResult(int incomingFiles, int orphanBlobs) {}
+
+    void sweepAtStartup(@Observes StartupEvent event) {
+        try {
+            SweepResult r = sweep();
+            if (r.incomingFiles() + r.orphanBlobs() > 0) {
+                LOG.infof("removed %d unfinished blob write(s) and %d unreferenced blob(s) left by an earlier crash",
+                        r.incomingFiles(), r.orphanBlobs());
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warnf("could not sweep the blob store at start-up (uploads still work): %s", e.toString());
         }
     }
 

@@ -1,0 +1,44 @@
+package dev.crashlab.bundle;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** What a crash leaves in the blob store is swept away; what bundles use stays. */
+@QuarkusTest
+@Tag("persistence")
+class BlobSweepTest {
+
+    @Inject
+    BundleService service;
+
+    @Test
+    void removesUnfinishedWritesAndUnreferencedBlobsOnly() throws Exception {
+        byte[] kept = ("kept " + System.nanoTime()).getBytes(StandardCharsets.UTF_8);
+        int id = given().multiPart("file", "kept.log", kept, "text/plain").post("/api/bundles")
+                .then().statusCode(201).extract().path("id");
+        String keptSha = given().get("/api/bundles/" + id).then().extract().path("artifacts[0].sha256");
+
+        // as if the process died between moving a blob in and committing its rows, and mid-write
+        String orphan = service.blobs().put(new ByteArrayInputStream(("orphan " + System.nanoTime()).getBytes(StandardCharsets.UTF_8)));
+        Path halfWritten = Files.writeString(service.blobs().root().resolve(".incoming/0000-dead.tmp"), "half");
+
+        BundleService.SweepResult result = service.sweep();
+
+        assertThat(result.orphanBlobs()).isGreaterThanOrEqualTo(1);
+        assertThat(result.incomingFiles()).isGreaterThanOrEqualTo(1);
+        assertThat(service.blobs().contains(orphan)).isFalse();
+        assertThat(halfWritten).doesNotExist();
+        assertThat(service.blobs().contains(keptSha)).isTrue();
+        given().get("/api/bundles/" + id + "/artifacts/" + given().get("/api/bundles/" + id).then().extract().<Integer>path("artifacts[0].id") + "/content")
+                .then().statusCode(200);
+    }
+}
