@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -125,6 +126,16 @@ public class BundleService {
         return scratch.resolve("receive-" + UUID.randomUUID() + suffix);
     }
 
+    /** Creates a fresh scratch folder on the blob store's disk, for receiving the parts of a request. */
+    public Path newScratchDir() throws IOException {
+        return Files.createDirectories(scratch.resolve("receive-" + UUID.randomUUID()));
+    }
+
+    /** Deletes a scratch file or folder and everything in it. */
+    public void discard(Path scratchPath) {
+        deleteTree(scratchPath);
+    }
+
     /** Returns the unpacking limits from the configuration. */
     public UnpackLimits limits() {
         CrashLabConfig.Upload u = config.upload();
@@ -160,7 +171,9 @@ public class BundleService {
                 ? names.getFirst()
                 : BundleUnpacker.validateName(requestedName.strip());
         // Hash the uploads on another core while this one unpacks them: it is a second full read.
-        List<Future<String>> hashing = uploads.stream().map(u -> HASHERS.submit(() -> sha256Of(u.file()))).toList();
+        List<Future<String>> hashing = uploads.stream()
+                .map(u -> u.sha256() != null ? CompletableFuture.completedFuture(u.sha256()) : HASHERS.submit(() -> sha256Of(u.file())))
+                .toList();
 
         Path staging = scratch.resolve("staging-" + UUID.randomUUID());
         try (BundleUnpacker unpacker = new BundleUnpacker(limits(), staging)) {

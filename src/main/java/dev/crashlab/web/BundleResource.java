@@ -28,11 +28,9 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.jboss.resteasy.reactive.RestForm;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
-import org.jboss.resteasy.reactive.multipart.FileUpload;
 
 /** Upload, list, show, download and delete crash bundles. */
 @Path("/bundles")
@@ -46,22 +44,42 @@ public class BundleResource {
     @POST
     @Consumes(MediaType.MULTIPART_FORM_DATA)
     @Operation(summary = "Upload a bundle as multipart parts: one archive, several loose files, or a mix")
-    public Response uploadMultipart(@RestForm(FileUpload.ALL) List<FileUpload> files, @RestForm("name") String name,
-            @RestForm("notes") String notes)
+    public Response uploadMultipart(InputStream body, @RestHeader("Content-Type") String contentType)
             throws BundleRejectedException, IOException {
-        List<Upload> uploads = new ArrayList<>();
-        int unnamed = 0;
-        for (FileUpload f : files) {
-            String fileName = f.fileName();
-            if (fileName == null || fileName.isEmpty()) {
-                if (f.size() == 0) {
-                    continue; // an empty <input type=file> that the browser sent anyway
-                }
-                fileName = "file-" + (++unnamed);
+        String boundary = MultipartStream.boundary(contentType).orElseThrow(() -> malformed(
+                "the Content-Type header names no multipart boundary"));
+        long limit = bundles.maxRequestBytes();
+        java.nio.file.Path received = bundles.newScratchDir();
+        try {
+            MultipartStream.Parts parts;
+            try {
+                parts = MultipartStream.read(body, boundary, limit, received);
+            } catch (MultipartStream.TooLargeException e) {
+                throw RequestSizeLimit.tooLarge(limit);
+            } catch (MultipartStream.MalformedException e) {
+                throw malformed(e.getMessage());
             }
-            uploads.add(new Upload(fileName, f.uploadedFile()));
+            List<Upload> uploads = new ArrayList<>();
+            int unnamed = 0;
+            for (MultipartStream.FilePart f : parts.files()) {
+                String fileName = f.fileName();
+                if (fileName.isEmpty()) {
+                    if (f.size() == 0) {
+                        continue; // an empty <input type=file> that the browser sent anyway
+                    }
+                    fileName = "file-" + (++unnamed);
+                }
+                uploads.add(new Upload(fileName, f.file(), f.sha256()));
+            }
+            return created(bundles.create(parts.fields().get("name"), checkNotes(parts.fields().get("notes")), uploads));
+        } finally {
+            bundles.discard(received);
         }
-        return created(bundles.create(name, checkNotes(notes), uploads));
+    }
+
+    private static ProblemException malformed(String detail) {
+        return new ProblemException(400, "bad-multipart", "Malformed multipart body",
+                detail + "; send multipart/form-data as browsers and `curl -F file=@bundle.zip` do");
     }
 
     @POST

@@ -74,6 +74,12 @@ class BadUploadTest {
                 bad("upload over the size limit", 413, "limit",
                         () -> given().body(BrowserMultipart.fileBody("big.bin", randomBytes(5 << 20)))
                                 .contentType(BrowserMultipart.CONTENT_TYPE)),
+                bad("truncated multipart body", 400, "closing boundary", () -> {
+                    byte[] body = BrowserMultipart.fileBody("a.log", "hello\n".getBytes(StandardCharsets.UTF_8));
+                    return given().body(Arrays.copyOf(body, body.length - 20)).contentType(BrowserMultipart.CONTENT_TYPE);
+                }),
+                bad("multipart without a boundary", 400, "boundary",
+                        () -> given().body("x".getBytes(StandardCharsets.UTF_8)).contentType("multipart/form-data")),
                 bad("raw body over the size limit", 413, "limit",
                         () -> given().body(randomBytes(5 << 20)).contentType("application/zip")),
                 bad("non-archive binary as the body", 415, "not a zip, tar or gzip archive",
@@ -107,7 +113,7 @@ class BadUploadTest {
     @Test
     void chunkedMultipartOverTheLimitIsCutOffByTheHttpLayer() {
         // REST Assured streams multipart bodies chunked, without a Content-Length: nothing can refuse them
-        // up front, so the HTTP layer's own limit (the same number) cuts them off, with a bare 413.
+        // up front, and the HTTP layer's own limit (the same number) cuts them off with a bare 413.
         given().multiPart("file", "big.bin", randomBytes(5 << 20), "application/octet-stream")
                 .when().post("/api/bundles")
                 .then().statusCode(413);
