@@ -22,9 +22,8 @@ import java.util.Locale;
  * <p>NOTE: this runs as the first Vert.x route, ahead of the HTTP layer's own body limit, which would
  * answer with a bare 413. A client that sent {@code Expect: 100-continue} is answered at once; otherwise
  * up to {@link #DRAIN_BYTES} past the limit are read and discarded so that the client (which is still
- * sending) can read the answer, and larger bodies get the answer and a closed connection. A raw body
- * without a declared length is counted while it is received (see {@code BundleResource}); a chunked
- * multipart body over the limit is cut off by the HTTP layer itself, with a bare 413.
+ * sending) can read the answer, and larger bodies get the answer and a closed connection. A chunked
+ * body (no declared length) over the limit is cut off by the HTTP layer itself, with a bare 413.
  */
 @ApplicationScoped
 public class RequestSizeLimit {
