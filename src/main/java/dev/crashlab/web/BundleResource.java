@@ -1,5 +1,6 @@
 package dev.crashlab.web;
 
+import dev.crashlab.bundle.BlobStore;
 import dev.crashlab.bundle.BundleRejectedException;
 import dev.crashlab.bundle.BundleService;
 import dev.crashlab.bundle.BundleUnpacker;
@@ -90,22 +91,24 @@ public class BundleResource {
             @RestHeader("Content-Disposition") String disposition) throws BundleRejectedException, IOException {
         java.nio.file.Path received = bundles.newScratchFile(".body");
         try {
-            receive(body, received, bundles.maxRequestBytes());
+            String sha256 = receive(body, received, bundles.maxRequestBytes());
             if (!BundleUnpacker.isArchive(received)) {
                 throw new BundleRejectedException(BundleRejectedException.Kind.NOT_AN_ARCHIVE,
                         "the request body is not a zip, tar or gzip archive; send loose files as multipart/form-data parts named `file`");
             }
             String fileName = ContentDisposition.fileName(disposition).orElse(name != null && !name.isBlank() ? name : "bundle");
-            return created(bundles.create(name, checkNotes(notes), List.of(new Upload(fileName, received))));
+            return created(bundles.create(name, checkNotes(notes), List.of(new Upload(fileName, received, sha256))));
         } finally {
             Files.deleteIfExists(received);
         }
     }
 
-    private static void receive(InputStream body, java.nio.file.Path target, long limit) throws IOException {
+    /** Writes the body to {@code target}, hashing it on the way; returns its SHA-256. */
+    private static String receive(InputStream body, java.nio.file.Path target, long limit) throws IOException {
         byte[] buffer = new byte[1 << 16];
         long total = 0;
-        try (OutputStream out = Files.newOutputStream(target)) {
+        java.security.MessageDigest digest = BlobStore.sha256();
+        try (OutputStream out = new java.security.DigestOutputStream(Files.newOutputStream(target), digest)) {
             for (int n; (n = body.read(buffer)) != -1; ) {
                 total += n;
                 if (total > limit) {
@@ -114,6 +117,7 @@ public class BundleResource {
                 out.write(buffer, 0, n);
             }
         }
+        return java.util.HexFormat.of().formatHex(digest.digest());
     }
 
     private static String checkNotes(String notes) {
