@@ -14,11 +14,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -30,11 +27,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.jboss.logging.Logger;
 
@@ -53,7 +45,6 @@ public class BundleService {
     private static final int MAX_PAGE_SIZE = 100;
     /** The notes column's width (V1 migration). */
     public static final int MAX_NOTES = 4000;
-    private static final ExecutorService HASHERS = Executors.newVirtualThreadPerTaskExecutor();
 
     @Inject
     CrashLabConfig config;
@@ -170,11 +161,6 @@ public class BundleService {
         String name = requestedName == null || requestedName.isBlank()
                 ? names.getFirst()
                 : BundleUnpacker.validateName(requestedName.strip());
-        // Hash the uploads on another core while this one unpacks them: it is a second full read.
-        List<Future<String>> hashing = uploads.stream()
-                .map(u -> u.sha256() != null ? CompletableFuture.completedFuture(u.sha256()) : HASHERS.submit(() -> sha256Of(u.file())))
-                .toList();
-
         Path staging = scratch.resolve("staging-" + UUID.randomUUID());
         try (BundleUnpacker unpacker = new BundleUnpacker(limits(), staging)) {
             boolean single = uploads.size() == 1;
@@ -200,12 +186,10 @@ public class BundleService {
             bundle.name = name;
             bundle.uploadedAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
             bundle.size = total;
-            bundle.sha256 = BundleManifest.sha256(names, joinAll(hashing));
+            bundle.sha256 = BundleManifest.sha256(names, uploads.stream().map(Upload::sha256).toList());
             bundle.status = BundleStatus.STORED;
             bundle.notes = notes == null || notes.isBlank() ? null : notes.strip();
             return commit(bundle, artifacts, files);
-        } finally {
-            hashing.forEach(f -> f.cancel(true)); // a refused upload need not wait for its hashes
         }
     }
 
@@ -303,29 +287,6 @@ public class BundleService {
             }
             return true;
         }
-    }
-
-    private static List<String> joinAll(List<Future<String>> hashing) throws IOException {
-        List<String> out = new ArrayList<>(hashing.size());
-        for (Future<String> f : hashing) {
-            try {
-                out.add(f.get());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new java.io.InterruptedIOException("interrupted while hashing the upload");
-            } catch (ExecutionException e) {
-                throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-            }
-        }
-        return out;
-    }
-
-    private static String sha256Of(Path file) throws IOException {
-        MessageDigest digest = BlobStore.sha256();
-        try (InputStream in = new DigestInputStream(Files.newInputStream(file), digest)) {
-            in.transferTo(java.io.OutputStream.nullOutputStream());
-        }
-        return java.util.HexFormat.of().formatHex(digest.digest());
     }
 
     private void removeStaleStaging() throws IOException {
