@@ -10,19 +10,15 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 
 /**
  * Fuzzes the unpacker with arbitrary bytes: it may unpack them or refuse them, and must do nothing else.
  *
- * <p>Run it with {@code JAZZER_FUZZ=1 scripts/mvn test -Dtest=BundleUnpackerFuzzTest}. It is skipped otherwise,
- * as the sniffer's fuzz test is: Jazzer's agent costs seconds to load and hooks the whole test JVM, which the
- * Quarkus tests share. Every build still replays the inputs in {@code BundleUnpackerFuzzTestInputs/unpack/}
- * (seeds, and any crash a fuzzing run found and saved there) through
- * {@link BundleUnpackerCorruptionTest#fuzzInputsAreUnpackedOrRefused}.
+ * <p>Every build runs it in regression mode over {@code BundleUnpackerFuzzTestInputs/unpack/} (seeds, and
+ * any crash a fuzzing run found and saved there), in a JVM of its own (the pom's {@code fuzz-regression}
+ * execution: Jazzer's agent hooks the whole JVM). Fuzz for real with
+ * {@code JAZZER_FUZZ=1 scripts/mvn test -Dtest=BundleUnpackerFuzzTest}.
  */
-@EnabledIfEnvironmentVariable(named = "JAZZER_FUZZ", matches = "1",
-        disabledReason = "fuzzing runs only with JAZZER_FUZZ=1 (its agent would hook the shared test JVM); its inputs are replayed by BundleUnpackerCorruptionTest")
 class BundleUnpackerFuzzTest {
 
     /** Small limits, so that each input costs little whatever its headers claim. */

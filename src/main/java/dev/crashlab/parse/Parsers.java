@@ -1,0 +1,56 @@
+package dev.crashlab.parse;
+
+import dev.crashlab.sniff.ArtifactType;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * The registry of parsers, in one place: which parsers read which artifact type, and running them so
+ * that one parser's failure is a problem, never an abort.
+ */
+public final class Parsers {
+
+    /** Every parser. Add new ones here (one line each); {@code ParserContractTest} checks each has fixtures. */
+    static final List<ArtifactParser> ALL = List.of(
+            // registered parsers (keep one per line, sorted by name)
+    );
+
+    private Parsers() {}
+
+    /** Returns every registered parser. */
+    public static List<ArtifactParser> all() {
+        return ALL;
+    }
+
+    /** Returns the parsers that read artifacts of this type. */
+    public static List<ArtifactParser> forType(ArtifactType type) {
+        return ALL.stream().filter(p -> p.accepts().contains(type)).toList();
+    }
+
+    /**
+     * Runs every parser that reads the input's type and merges their results; a parser that throws
+     * becomes a {@link ParseProblem.ParserFailure}.
+     */
+    public static ParseResult parse(ParseInput input) {
+        return run(forType(input.type()), input);
+    }
+
+    static ParseResult run(List<ArtifactParser> parsers, ParseInput input) {
+        ParseResult.Builder out = new ParseResult.Builder();
+        for (ArtifactParser p : parsers) {
+            try {
+                ParseResult r = p.parse(input);
+                r.facts().forEach(out::fact);
+                r.problems().forEach(out::problem);
+            } catch (IOException | RuntimeException | StackOverflowError e) {
+                out.problem(new ParseProblem.ParserFailure(input.path(), p.name(), e.toString()));
+            }
+        }
+        return out.build();
+    }
+
+    /** Tells whether any parser reads this type. */
+    public static boolean supports(ArtifactType type) {
+        return !forType(type).isEmpty();
+    }
+}

@@ -1,0 +1,105 @@
+package dev.crashlab.parse;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Opens a text artifact in the encoding its bytes show: Windows tools write UTF-16 (often without a BOM)
+ * and legacy consoles Windows-1252, and a parser should not have to care.
+ */
+public final class TextDecoding {
+
+    private static final int SAMPLE = 64 * 1024;
+    private static final Charset CP1252 = Charset.forName("windows-1252");
+
+    private TextDecoding() {}
+
+    /** Opens {@code file} as text in its detected encoding; malformed sequences become U+FFFD. */
+    public static BufferedReader open(Path file) throws IOException {
+        byte[] head;
+        try (InputStream in = Files.newInputStream(file)) {
+            head = in.readNBytes(SAMPLE);
+        }
+        Detected d = detect(head, head.length);
+        InputStream in = Files.newInputStream(file);
+        try {
+            in.skipNBytes(d.bomLength());
+            CharsetDecoder decoder = d.charset().newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPLACE)
+                    .onUnmappableCharacter(CodingErrorAction.REPLACE);
+            return new BufferedReader(new InputStreamReader(in, decoder), 1 << 16);
+        } catch (IOException | RuntimeException e) {
+            in.close();
+            throw e;
+        }
+    }
+
+    /** An encoding and the length of its byte order mark. */
+    public record Detected(Charset charset, int bomLength) {}
+
+    /** Detects the encoding of text whose first {@code length} bytes are {@code head}. */
+    public static Detected detect(byte[] head, int length) {
+        if (length >= 3 && (head[0] & 0xFF) == 0xEF && (head[1] & 0xFF) == 0xBB && (head[2] & 0xFF) == 0xBF) {
+            return new Detected(StandardCharsets.UTF_8, 3);
+        }
+        if (length >= 2 && (head[0] & 0xFF) == 0xFF && (head[1] & 0xFF) == 0xFE) {
+            return new Detected(StandardCharsets.UTF_16LE, 2);
+        }
+        if (length >= 2 && (head[0] & 0xFF) == 0xFE && (head[1] & 0xFF) == 0xFF) {
+            return new Detected(StandardCharsets.UTF_16BE, 2);
+        }
+        // BOM-less UTF-16: ASCII text has a NUL in every other byte
+        int evenNul = 0;
+        int oddNul = 0;
+        int pairs = Math.min(length, 4096) / 2;
+        for (int i = 0; i < pairs; i++) {
+            if (head[2 * i] == 0) {
+                evenNul++;
+            }
+            if (head[2 * i + 1] == 0) {
+                oddNul++;
+            }
+        }
+        if (pairs >= 2 && oddNul > pairs * 0.4 && evenNul < pairs * 0.05) {
+            return new Detected(StandardCharsets.UTF_16LE, 0);
+        }
+        if (pairs >= 2 && evenNul > pairs * 0.4 && oddNul < pairs * 0.05) {
+            return new Detected(StandardCharsets.UTF_16BE, 0);
+        }
+        return new Detected(validUtf8(head, length) ? StandardCharsets.UTF_8 : CP1252, 0);
+    }
+
+    private static boolean validUtf8(byte[] head, int length) {
+        // the sample may end inside a multi-byte sequence: drop up to 3 trailing bytes of one
+        int end = length;
+        for (int back = 1; back <= 3 && end - back >= 0; back++) {
+            int b = head[end - back] & 0xFF;
+            if (b >= 0xC0) {
+                end -= back;
+                break;
+            }
+            if (b < 0x80) {
+                break;
+            }
+        }
+        try {
+            StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(head, 0, end));
+            return true;
+        } catch (CharacterCodingException e) {
+            return false;
+        }
+    }
+}
