@@ -9,6 +9,9 @@ import dev.crashlab.bundle.BundleViews.BundleSummary;
 import dev.crashlab.bundle.BundleViews.BundleView;
 import dev.crashlab.bundle.BundleViews.Page;
 import dev.crashlab.bundle.Upload;
+import dev.crashlab.parse.ArtifactFacts;
+import dev.crashlab.parse.ParseInput;
+import dev.crashlab.sniff.ArtifactType;
 import dev.crashlab.web.problem.ProblemException;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.inject.Inject;
@@ -28,6 +31,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
@@ -143,6 +147,19 @@ public class BundleResource {
     @Operation(summary = "Show a bundle and its artifacts")
     public BundleView get(@RestPath long id) {
         return bundles.find(id).orElseThrow(() -> ProblemException.notFound("no bundle " + id));
+    }
+
+    @GET
+    @Path("/{id}/facts")
+    @Operation(summary = "Parse every artifact of a bundle into facts: {\"bundleId\", \"artifacts\":[{\"path\",\"type\",\"facts\",\"problems\"}]}")
+    public Map<String, Object> facts(@RestPath long id) {
+        BundleView bundle = bundles.find(id).orElseThrow(() -> ProblemException.notFound("no bundle " + id));
+        // Parsed on request from the stored blobs; facts are not persisted yet (the DB stays the source of truth).
+        List<ArtifactFacts> artifacts = bundle.artifacts().stream()
+                .map(a -> ArtifactFacts.of(new ParseInput(a.path(), ArtifactType.valueOf(a.type()),
+                        bundles.blobs().pathOf(a.sha256()))))
+                .toList();
+        return Map.of("bundleId", id, "artifacts", artifacts);
     }
 
     @GET

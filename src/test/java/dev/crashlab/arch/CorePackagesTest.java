@@ -22,7 +22,7 @@ class CorePackagesTest {
     static final Path MAIN = Path.of("src/main/java/dev/crashlab");
 
     /** Whole packages that are core. */
-    static final Set<String> CORE_PACKAGES = Set.of("sniff", "cli");
+    static final Set<String> CORE_PACKAGES = Set.of("sniff", "cli", "fact", "parse");
 
     /** Core classes in packages that also hold Quarkus beans and entities. */
     static final Set<String> CORE_CLASSES = Set.of(

@@ -1,0 +1,148 @@
+package dev.crashlab.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.crashlab.bundle.BundleRejectedException;
+import dev.crashlab.bundle.BundleUnpacker;
+import dev.crashlab.bundle.StagedFile;
+import dev.crashlab.bundle.UnpackLimits;
+import dev.crashlab.fact.Fact;
+import dev.crashlab.fact.Facts;
+import dev.crashlab.fact.SourceRef;
+import dev.crashlab.parse.ArtifactFacts;
+import dev.crashlab.parse.ParseInput;
+import dev.crashlab.sniff.ArtifactSniffer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** Parses a bundle offline and prints the facts read from each of its files. */
+@Command(name = "facts",
+        description = {"Parse a bundle into facts, as the server does, and print them per file.",
+                       "PATH is a file, a folder (taken as one bundle) or an archive; several PATHs make one bundle.",
+                       "Exits 2 if the bundle would be refused as an upload."})
+final class FactsCommand implements Callable<Integer> {
+
+    @Parameters(arity = "1..*", paramLabel = "PATH", description = "files, folders or archives (zip, tar, tar.gz, gz)")
+    List<Path> paths;
+
+    @Option(names = "--json", description = "print {\"artifacts\":[{\"path\",\"type\",\"facts\",\"problems\"}]} instead of text")
+    boolean json;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    /** One file of the bundle being parsed. */
+    private record Item(String path, Path file) {}
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        for (Path p : paths) {
+            if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                err.println("crashlab facts: no such file or folder: " + p);
+                return 2;
+            }
+        }
+        Path staging = Files.createTempDirectory("crashlab-facts-");
+        ArtifactSniffer sniffer = new ArtifactSniffer();
+        try (BundleUnpacker unpacker = new BundleUnpacker(UnpackLimits.defaults(), staging.resolve("files"))) {
+            List<Item> items = new ArrayList<>();
+            boolean single = paths.size() == 1;
+            for (Path p : paths) {
+                if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                    addFolder(p, unpacker, items);
+                } else {
+                    unpacker.add(p.getFileName().toString(), p, single);
+                }
+            }
+            for (StagedFile s : unpacker.files()) {
+                items.add(new Item(s.path(), s.file()));
+            }
+            List<ArtifactFacts> results = new ArrayList<>();
+            for (Item i : items) {
+                results.add(ArtifactFacts.of(new ParseInput(i.path(), sniffer.sniff(i.path(), i.file()), i.file())));
+            }
+            if (json) {
+                ObjectNode root = Facts.json().createObjectNode();
+                root.set("artifacts", Facts.json().valueToTree(results));
+                out.println(Facts.json().writeValueAsString(root));
+            } else {
+                printText(results, out);
+            }
+            out.flush();
+            return 0;
+        } catch (BundleRejectedException e) {
+            err.println("crashlab facts: refused: " + e.getMessage());
+            return 2;
+        } finally {
+            try (Stream<Path> left = Files.walk(staging)) {
+                left.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private static void addFolder(Path root, BundleUnpacker unpacker, List<Item> items) throws IOException, BundleRejectedException {
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(root)) {
+            files = walk.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)).sorted().toList();
+        }
+        for (Path f : files) {
+            String rel = root.relativize(f).toString().replace('\\', '/');
+            if (BundleUnpacker.isArchive(f)) {
+                unpacker.add(rel, f, false);
+            } else {
+                items.add(new Item(rel, f));
+            }
+        }
+    }
+
+    private static void printText(List<ArtifactFacts> results, PrintWriter out) {
+        int facts = 0;
+        for (ArtifactFacts a : results) {
+            out.printf("== %s  (%s)%n", a.path(), a.type());
+            for (Fact f : a.facts()) {
+                facts++;
+                out.printf("  %-18s %s%n", f.kind(), summary(f));
+            }
+            a.problems().forEach(p -> out.println("  ! " + p));
+        }
+        out.printf("%d file(s), %d fact(s)%n", results.size(), facts);
+    }
+
+    // One line per fact: its non-empty fields, then where it was read.
+    private static String summary(Fact f) {
+        Map<String, Object> fields = Facts.json().convertValue(f, new com.fasterxml.jackson.core.type.TypeReference<>() {});
+        StringBuilder sb = new StringBuilder();
+        for (Iterator<Map.Entry<String, Object>> it = fields.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, Object> e = it.next();
+            Object v = e.getValue();
+            if (e.getKey().equals("kind") || e.getKey().equals("sources") || v == null
+                    || (v instanceof java.util.Collection<?> c && c.isEmpty()) || (v instanceof Map<?, ?> m && m.isEmpty())) {
+                continue;
+            }
+            sb.append(e.getKey()).append('=').append(v).append("  ");
+        }
+        List<SourceRef> sources = f.sources();
+        if (!sources.isEmpty()) {
+            sb.append("[line ").append(sources.getFirst().line());
+            if (sources.size() > 1) {
+                sb.append(" +").append(sources.size() - 1);
+            }
+            sb.append(']');
+        }
+        return sb.toString().strip();
+    }
+}
