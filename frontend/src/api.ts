@@ -226,3 +226,36 @@ export function uploadBundle(
   });
   return { promise, abort: () => xhr.abort() };
 }
+
+/** Where a fact was read: the artifact's path in the bundle, the 1-based line (or record), the text. */
+export interface SourceRef {
+  artifact: string;
+  line: number;
+  text: string;
+}
+
+/**
+ * One fact as the API writes it: the record's components plus `kind`. Kinds are added on the server
+ * as parsers are written, so the UI reads fields defensively and shows unknown kinds generically.
+ */
+export interface Fact {
+  kind: string;
+  sources?: SourceRef[];
+  [field: string]: unknown;
+}
+
+export interface ArtifactFacts {
+  path: string;
+  type: string;
+  facts: Fact[];
+  problems: string[];
+}
+
+export interface BundleFacts {
+  bundleId: number;
+  artifacts: ArtifactFacts[];
+}
+
+export function getBundleFacts(id: number | string, signal?: AbortSignal): Promise<BundleFacts> {
+  return getJson<BundleFacts>(`${bundleUrl(id)}/facts`, signal);
+}

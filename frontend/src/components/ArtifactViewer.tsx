@@ -18,15 +18,32 @@ function baseName(path: string): string {
   return i >= 0 ? path.slice(i + 1) : path;
 }
 
-export function ArtifactViewer({ bundleId, artifact, onClose }: { bundleId: number; artifact: Artifact; onClose: () => void }) {
+export function ArtifactViewer({
+  bundleId,
+  artifact,
+  onClose,
+  highlightLine,
+  scrollKey = 0,
+}: {
+  bundleId: number;
+  artifact: Artifact;
+  onClose: () => void;
+  /** A 1-based line to highlight and scroll to once the content is shown. */
+  highlightLine?: number;
+  /** Changes when the same line is asked for again, to scroll to it again. */
+  scrollKey?: number;
+}) {
   const tooLarge = artifact.size > MAX_PREVIEW_BYTES;
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [wrap, setWrap] = useState(false);
   const panel = useRef<HTMLElement>(null);
+  const highlighted = useRef<HTMLSpanElement>(null);
   const url = artifactContentUrl(bundleId, artifact.id);
+  const target = highlightLine !== undefined && Number.isInteger(highlightLine) && highlightLine > 0 ? highlightLine : null;
 
   useEffect(() => {
-    panel.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    // a line to show scrolls itself into view once loaded (below); otherwise bring the panel into view
+    if (target === null) panel.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }, []);
 
   useEffect(() => {
@@ -49,6 +66,12 @@ export function ArtifactViewer({ bundleId, artifact, onClose }: { bundleId: numb
     if (all.length > 1 && all[all.length - 1] === '') all.pop();
     return { shown: all.slice(0, MAX_LINES), total: all.length };
   }, [state]);
+
+  useEffect(() => {
+    if (target === null || !lines) return;
+    if (highlighted.current) highlighted.current.scrollIntoView({ block: 'center' });
+    else panel.current?.scrollIntoView({ block: 'nearest' });
+  }, [target, lines, scrollKey]);
 
   const download = (
     <a className="btn btn-small btn-secondary" href={url} download={baseName(artifact.path)}>
@@ -86,13 +109,30 @@ export function ArtifactViewer({ bundleId, artifact, onClose }: { bundleId: numb
       <>
         <pre className={`code${wrap ? ' wrap' : ''}`} data-testid="artifact-content" tabIndex={0} aria-label={`Content of ${artifact.path}`}>
           <code>
-            {lines.shown.map((line, i) => (
-              <span className="line" key={i}>
-                {line}
-              </span>
-            ))}
+            {lines.shown.map((line, i) =>
+              i + 1 === target ? (
+                <span className="line highlighted" key={i} ref={highlighted} data-testid="highlighted-line" aria-current="location">
+                  {line}
+                </span>
+              ) : (
+                <span className="line" key={i}>
+                  {line}
+                </span>
+              ),
+            )}
           </code>
         </pre>
+        {target !== null && target > lines.total && (
+          <p className="viewer-foot muted">
+            Line {target.toLocaleString()} is past the end of this file ({lines.total.toLocaleString()} lines).
+          </p>
+        )}
+        {target !== null && target <= lines.total && target > lines.shown.length && (
+          <p className="viewer-foot muted">
+            Line {target.toLocaleString()} is past the {lines.shown.length.toLocaleString()} lines shown here; download the
+            file to see it.
+          </p>
+        )}
         {lines.total > lines.shown.length && (
           <p className="viewer-foot muted">
             Showing the first {lines.shown.length.toLocaleString()} of {lines.total.toLocaleString()} lines. Download the

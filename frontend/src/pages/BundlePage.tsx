@@ -1,6 +1,9 @@
 import { useEffect, useState } from 'react';
-import { ApiError, deleteBundle, getBundle, type Artifact, type Bundle } from '../api.ts';
+import { ApiError, deleteBundle, getBundle, getBundleFacts, type Artifact, type Bundle, type SourceRef } from '../api.ts';
 import { ArtifactViewer } from '../components/ArtifactViewer.tsx';
+import { EnvironmentPanel, type FactsState } from '../components/EnvironmentPanel.tsx';
+import { FactsSection } from '../components/FactsSection.tsx';
+import type { SourceJump } from '../components/SourceLink.tsx';
 import { ErrorAlert, Hash, Loading, StatusBadge, Time, useTitle } from '../components/common.tsx';
 import { formatBytes, plural } from '../format.ts';
 import { Link, navigate } from '../router.tsx';
@@ -16,6 +19,9 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const [reload, setReload] = useState(0);
+  const [facts, setFacts] = useState<FactsState>({ kind: 'loading' });
+  const [factsReload, setFactsReload] = useState(0);
+  const [jumps, setJumps] = useState(0);
   const validId = /^\d+$/.test(id);
 
   useTitle(state.kind === 'loaded' ? state.bundle.name : `Bundle ${id}`);
@@ -37,6 +43,21 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
     );
     return () => controller.abort();
   }, [id, validId, reload]);
+
+  // facts are parsed on request, which can take a while for big bundles: loaded beside the bundle, not before it
+  useEffect(() => {
+    if (!validId) return;
+    const controller = new AbortController();
+    setFacts({ kind: 'loading' });
+    getBundleFacts(id, controller.signal).then(
+      (f) => setFacts({ kind: 'loaded', facts: f }),
+      (err) => {
+        if (controller.signal.aborted) return;
+        setFacts({ kind: 'error', message: err instanceof Error ? err.message : 'Could not read the facts.' });
+      },
+    );
+    return () => controller.abort();
+  }, [id, validId, reload, factsReload]);
 
   if (state.kind === 'loading') {
     return (
@@ -73,6 +94,23 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
   const bundle = state.bundle;
   const selectedId = Number(query.get('artifact'));
   const selected: Artifact | undefined = bundle.artifacts.find((a) => a.id === selectedId);
+  const lineParam = Number(query.get('line'));
+  const highlightLine = selected && Number.isInteger(lineParam) && lineParam > 0 ? lineParam : undefined;
+  const byPath = new Map(bundle.artifacts.map((a) => [a.path, a]));
+
+  function sourceHref(source: SourceRef): string | null {
+    const a = byPath.get(source.artifact);
+    return a ? `/bundles/${bundle.id}?artifact=${a.id}&line=${source.line}` : null;
+  }
+  const jump: SourceJump = {
+    href: sourceHref,
+    go(source) {
+      const to = sourceHref(source);
+      if (!to) return;
+      navigate(to, { replace: true });
+      setJumps((n) => n + 1);
+    },
+  };
 
   function select(artifact: Artifact) {
     const next = selected?.id === artifact.id ? '' : `?artifact=${artifact.id}`;
@@ -133,6 +171,8 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
         </div>
       </dl>
       {bundle.notes && <p className="notes">{bundle.notes}</p>}
+
+      <EnvironmentPanel state={facts} jump={jump} onRetry={() => setFactsReload((n) => n + 1)} />
 
       <section aria-labelledby="artifacts-heading">
         <h2 id="artifacts-heading">
@@ -196,10 +236,19 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
       </section>
 
       {selected ? (
-        <ArtifactViewer key={selected.id} bundleId={bundle.id} artifact={selected} onClose={() => select(selected)} />
+        <ArtifactViewer
+          key={selected.id}
+          bundleId={bundle.id}
+          artifact={selected}
+          onClose={() => select(selected)}
+          highlightLine={highlightLine}
+          scrollKey={jumps}
+        />
       ) : (
         bundle.artifacts.length > 0 && <p className="hint muted">Select an artifact to view its content.</p>
       )}
+
+      <FactsSection state={facts} artifacts={bundle.artifacts} jump={jump} />
     </div>
   );
 }

@@ -13,6 +13,19 @@ public final class Parsers {
     /** Every parser. Add new ones here (one line each); {@code ParserContractTest} checks each has fixtures. */
     static final List<ArtifactParser> ALL = List.of(
             // registered parsers (keep one per line, sorted by name)
+            new dev.crashlab.parse.console.ConsoleLogParser(),
+            new dev.crashlab.parse.env.CondaListParser(),
+            new dev.crashlab.parse.env.EnvKeyValueParser(),
+            new dev.crashlab.parse.env.NvccVersionParser(),
+            new dev.crashlab.parse.env.PipFreezeParser(),
+            new dev.crashlab.parse.env.PipListParser(),
+            new dev.crashlab.parse.env.TfBuildInfoParser(),
+            new dev.crashlab.parse.env.TorchCollectEnvParser(),
+            new dev.crashlab.parse.nvidiasmi.KernelLogParser(),
+            new dev.crashlab.parse.nvidiasmi.NvidiaSmiCsvParser(),
+            new dev.crashlab.parse.nvidiasmi.NvidiaSmiQueryTextParser(),
+            new dev.crashlab.parse.nvidiasmi.NvidiaSmiTableParser(),
+            new dev.crashlab.parse.nvidiasmi.NvidiaSmiXmlParser()
     );
 
     private Parsers() {}

@@ -33,7 +33,7 @@ class CrashLabCliTest {
     void helpListsTheCommands() {
         Run r = run("help");
         assertThat(r.status()).isZero();
-        assertThat(r.out()).contains("version", "inspect");
+        assertThat(r.out()).contains("version", "inspect", "facts");
     }
 
     @Test
@@ -52,6 +52,24 @@ class CrashLabCliTest {
         assertThat(r.out()).containsPattern("CONSOLE_LOG\\s+\\d+\\s+crash\\.log")
                 .containsPattern("PIP_FREEZE\\s+\\d+\\s+env/requirements\\.txt")
                 .contains("2 file(s)");
+    }
+
+    @Test
+    void factsReadsAFolderAsOneBundleAndPrintsJson() throws Exception {
+        Path bundle = Files.createDirectories(dir.resolve("bundle/logs"));
+        Files.writeString(bundle.resolve("crash.log"), "Traceback (most recent call last):\n  File \"t.py\", line 1, in <module>\n"
+                + "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+                + "Process finished with exit code -1073740791 (0xC0000409)\n");
+        Run text = run("facts", dir.resolve("bundle").toString());
+        assertThat(text.status()).as(text.err()).isZero();
+        assertThat(text.out()).contains("== logs/crash.log  (CONSOLE_LOG)", "ExitStatus", "PythonException");
+
+        Run json = run("facts", "--json", dir.resolve("bundle").toString());
+        assertThat(json.status()).as(json.err()).isZero();
+        var tree = dev.crashlab.fact.Facts.json().readTree(json.out());
+        var facts = tree.path("artifacts").get(0).path("facts");
+        assertThat(facts.findValuesAsText("kind")).contains("ExitStatus", "PythonException");
+        assertThat(tree.path("artifacts").get(0).path("path").asText()).isEqualTo("logs/crash.log");
     }
 
     @Test

@@ -186,6 +186,24 @@ class BundleApiTest {
     }
 
     @Test
+    void parsesABundleIntoFactsWithTheirSources() {
+        byte[] zip = Zips.zip().text("logs/crash.log", TRACEBACK).build();
+        int id = given().multiPart("file", "facts.zip", zip, "application/zip").post("/api/bundles")
+                .then().statusCode(201).extract().path("id");
+        given().get("/api/bundles/" + id + "/facts").then().statusCode(200)
+                .body("bundleId", equalTo(id))
+                .body("artifacts.path", equalTo(List.of("logs/crash.log")))
+                .body("artifacts[0].type", equalTo("CONSOLE_LOG"))
+                .body("artifacts[0].facts.kind", org.hamcrest.Matchers.hasItems("ExitStatus", "PythonException"))
+                .body("artifacts[0].facts.find { it.kind == 'ExitStatus' }.name", org.hamcrest.Matchers.containsString("STACK_BUFFER_OVERRUN"))
+                .body("artifacts[0].facts.find { it.kind == 'ExitStatus' }.sources[0].artifact", equalTo("logs/crash.log"))
+                .body("artifacts[0].facts.find { it.kind == 'ExitStatus' }.sources[0].line", equalTo(7))
+                .body("artifacts[0].facts.find { it.kind == 'ExitStatus' }.sources[0].text",
+                        equalTo("Process finished with exit code -1073740791 (0xC0000409)"));
+        given().get("/api/bundles/999999999/facts").then().statusCode(404).contentType("application/problem+json");
+    }
+
+    @Test
     void publishesTheUploadLimits() {
         // the %test profile's values (application.properties)
         given().get("/api/limits").then().statusCode(200)

@@ -1,0 +1,140 @@
+package dev.crashlab.parse.console;
+
+import dev.crashlab.fact.GpuDevice;
+import dev.crashlab.fact.Platform;
+import dev.crashlab.fact.VersionFact;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads what a log says about the environment: cuDNN runtime versus compiled-with versions, the devices TF
+ * created or found, the driver version the kernel reported, {@code name==version} lines, CUDA/cuDNN
+ * versions in library paths, and the CPU flags TF's AVX hint names.
+ */
+final class EnvironmentRule {
+
+    private static final Pattern CUDNN_TF = Pattern.compile(
+            "Loaded runtime CuDNN library: (\\d{1,6}(?:\\.\\d{1,6}){0,3})(?: \\(compatibility version [\\d.]{1,20}\\))? but source was compiled with:? (\\d{1,6}(?:\\.\\d{1,6}){0,3})");
+    private static final Pattern CUDNN_TORCH = Pattern.compile(
+            "cuDNN version incompatibility: PyTorch was compiled against \\((\\d{1,3}), ?(\\d{1,3}), ?(\\d{1,3})\\)"
+                    + " but linked against \\((\\d{1,3}), ?(\\d{1,3}), ?(\\d{1,3})\\)");
+    private static final Pattern CREATED = Pattern.compile(
+            "Created (?:TensorFlow )?device \\S{0,200}?GPU:(\\d{1,3})\\S{0,20} with (\\d{1,9}) MB memory\\)?:? {0,3}-> device: (\\d{1,3}),"
+                    + " name: (.{1,200}?), pci bus id: ([0-9a-fA-F:.]{1,40})(?:, compute capability: (\\d{1,2}\\.\\d{1,2}))?");
+    private static final Pattern FOUND_TF1 = Pattern.compile(
+            "name: (.{1,200}?) major: (\\d{1,2}) minor: (\\d{1,2}) memoryClockRate\\(GHz\\): ?[\\d.]{1,10} pciBusID:? ?([0-9a-fA-F:.]{1,40})"
+                    + "(?: totalMemory: ([\\d.]{1,12})(GiB|MiB))?");
+    private static final Pattern FOUND_TF2 = Pattern.compile(
+            "pciBusID: ([0-9a-fA-F:.]{1,40}) name: (.{1,200}?) computeCapability: (\\d{1,2}\\.\\d{1,2})"
+                    + "(?: coreClock: \\S{1,20} coreCount: \\d{1,6} deviceMemorySize: ([\\d.]{1,12})(GiB|MiB))?");
+    private static final Pattern KERNEL_DRIVER = Pattern.compile("kernel reported version is: ?(\\d{2,4}\\.\\d{1,3}(?:\\.\\d{1,3})?)");
+    private static final Pattern PIN = Pattern.compile("^([A-Za-z0-9][A-Za-z0-9_.\\-]{0,100})==([0-9][\\w.+!\\-]{0,60})$");
+    private static final Pattern PATH_VERSION = Pattern.compile(
+            "(?i)[/\\\\](cudnn|cuda)[-_/\\\\]?v?(\\d{1,2}\\.\\d{1,2}(?:\\.\\d{1,3}){0,2})(?=[/\\\\;:\\-_]|$)");
+    private static final Pattern AVX_HINT = Pattern.compile(
+            "(?:Your CPU supports instructions that this TensorFlow binary was not compiled to use|To enable the following instructions)"
+                    + ":? ((?:[A-Z][A-Z0-9_.]{1,20} ?){1,20})");
+
+    /** Reads the environment facts the line states. */
+    void apply(ConsoleLine line, FactSink out) {
+        String t = line.text;
+        Matcher m;
+        if (t.contains("Loaded runtime CuDNN library")) {
+            m = CUDNN_TF.matcher(t);
+            if (m.find()) {
+                version(line, "cudnn", cudnnVersion(m.group(1)), "log: runtime", out);
+                version(line, "cudnn", cudnnVersion(m.group(2)), "log: compiled with", out);
+            }
+        }
+        if (t.contains("cuDNN version incompatibility")) {
+            m = CUDNN_TORCH.matcher(t);
+            if (m.find()) {
+                version(line, "cudnn", m.group(1) + "." + m.group(2) + "." + m.group(3), "log: compiled with", out);
+                version(line, "cudnn", m.group(4) + "." + m.group(5) + "." + m.group(6), "log: runtime", out);
+            }
+        }
+        if (t.contains("Created ") && t.contains("device")) {
+            m = CREATED.matcher(t);
+            if (m.find()) {
+                gpu(line, Integer.parseInt(m.group(3)), m.group(4), m.group(5), Long.parseLong(m.group(2)), m.group(6), out);
+            }
+        }
+        if (t.contains("memoryClockRate")) {
+            m = FOUND_TF1.matcher(t);
+            if (m.find()) {
+                gpu(line, null, m.group(1), m.group(4), mib(m.group(5), m.group(6)), m.group(2) + "." + m.group(3), out);
+            }
+        }
+        if (t.contains("computeCapability: ")) {
+            m = FOUND_TF2.matcher(t);
+            if (m.find()) {
+                gpu(line, null, m.group(2), m.group(1), mib(m.group(4), m.group(5)), m.group(3), out);
+            }
+        }
+        if (t.contains("kernel reported version is")) {
+            m = KERNEL_DRIVER.matcher(t);
+            if (m.find()) {
+                version(line, "nvidia-driver", m.group(1), "log: kernel driver", out);
+            }
+        }
+        if (t.contains("==") && t.length() < 200) {
+            m = PIN.matcher(t.strip());
+            if (m.matches()) {
+                version(line, m.group(1).toLowerCase(Locale.ROOT).replace('_', '-'), m.group(2), "log: pinned requirement", out);
+            }
+        }
+        if ((t.contains("cuda") || t.contains("CUDA") || t.contains("cudnn")) && (t.indexOf('/') >= 0 || t.indexOf('\\') >= 0)) {
+            m = PATH_VERSION.matcher(t);
+            int found = 0;
+            while (m.find() && found++ < 8) {
+                String component = m.group(1).toLowerCase(Locale.ROOT).equals("cudnn") ? "cudnn" : "cuda-runtime";
+                version(line, component, m.group(2), "log: library path", out);
+            }
+        }
+        if (t.contains("TensorFlow binary") || t.contains("To enable the following instructions")) {
+            m = AVX_HINT.matcher(t);
+            if (m.find()) {
+                List<String> flags = new ArrayList<>();
+                for (String f : m.group(1).strip().split(" ")) {
+                    if (!f.isBlank() && !f.equals("in")) {
+                        flags.add(f.replace(",", "").toLowerCase(Locale.ROOT));
+                    }
+                }
+                out.add(new Platform(null, null, null, null, null, flags, List.of()), line.ref());
+            }
+        }
+    }
+
+    private static void version(ConsoleLine line, String component, String version, String origin, FactSink out) {
+        out.add(new VersionFact(component, version, origin, List.of()), line.ref());
+    }
+
+    private static void gpu(ConsoleLine line, Integer index, String name, String busId, Long memoryMiB, String cc, FactSink out) {
+        out.add(new GpuDevice(index, name.strip(), null, busId, memoryMiB, null, null, null, cc, null, null, null, null,
+                null, null, null, null, null, List.of(), Map.of(), List.of()), line.ref());
+    }
+
+    private static Long mib(String amount, String unit) {
+        if (amount == null) {
+            return null;
+        }
+        try {
+            double v = Double.parseDouble(amount);
+            return Math.round("GiB".equals(unit) ? v * 1024 : v);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    // TF 1.x printed cuDNN versions as numbers: 7102 is 7.1.2 (major * 1000 + minor * 100 + patch)
+    private static String cudnnVersion(String v) {
+        if (v.indexOf('.') < 0 && v.length() == 4) {
+            return v.charAt(0) + "." + v.charAt(1) + "." + Integer.parseInt(v.substring(2));
+        }
+        return v;
+    }
+}

@@ -1,0 +1,128 @@
+package dev.crashlab.parse.console;
+
+import dev.crashlab.fact.LogLine;
+import dev.crashlab.fact.LogLine.Severity;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads warning, error and fatal lines: TF/absl/glog ({@code E tensorflow/...cc:377] ...}), failed checks,
+ * glibc heap aborts, C++ {@code terminate called}, TensorFlow's {@code (0) Internal: ...} root errors,
+ * Python logging and warnings, and the display driver's reset message.
+ */
+final class LogLineRule {
+
+    // "2022-11-03 10:00:00.123456: E tensorflow/...cc:377] msg" (prefixed by a progress bar sometimes)
+    private static final Pattern TF = Pattern.compile(
+            "(?:^|\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,9})?: )([IWEF]) ([\\w./\\\\-]{1,300}:\\d{1,7})\\] ?(.*)$");
+    // glog/absl: "E1209 16:36:56.860446 139725186250560 coordinator.py:224] msg"
+    private static final Pattern GLOG = Pattern.compile(
+            "^([IWEF])\\d{4} \\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,9})? {1,8}\\d{1,12} ([\\w./\\\\-]{1,300}:\\d{1,7})\\] ?(.*)$");
+    private static final Pattern CHECK = Pattern.compile("Check failed: (.*)$");
+    private static final Pattern GLIBC = Pattern.compile(
+            "^(?:\\*\\*\\* Error in `[^`]{0,300}': )?((?:double free or corruption|free\\(\\): |malloc\\(\\): |corrupted size vs\\. prev_size"
+                    + "|munmap_chunk\\(\\): |realloc\\(\\): |malloc_consolidate\\(\\): |corrupted double-linked list)[^*]{0,300}?)(?:: 0x[0-9a-f]{1,16})?(?: \\*\\*\\*)?$");
+    private static final Pattern TERMINATE = Pattern.compile("terminate called after throwing an instance of '([^']{1,300})'");
+    private static final Pattern TF_STATUS = Pattern.compile(
+            "^\\s{0,8}\\(\\d{1,3}\\) (Unknown|Internal|Resource exhausted|Invalid argument|Not found|Failed precondition|Aborted"
+                    + "|Unavailable|Cancelled|Unimplemented|Data loss|Out of range|Already exists|Permission denied"
+                    + "|Deadline exceeded|Unauthenticated)(?: error)?: (.+)$");
+    // "ERROR:root:msg", "02:54:18-197331 ERROR    msg", "[ERROR] msg"
+    private static final Pattern PY_LOGGING = Pattern.compile(
+            "^(?:[0-9][0-9:.,\\-T ]{4,30} {1,4}(?:- )?)?\\[?(WARNING|ERROR|CRITICAL|FATAL)\\]?(?::([\\w.]{1,100}):| {1,12}-? ?|: )(\\S.*)$");
+    private static final Pattern PY_WARNING = Pattern.compile("^(.{1,500}?\\.py):(\\d{1,7}): (\\w{0,60}Warning): (.*)$");
+    private static final Pattern DISPLAY = Pattern.compile("Display driver (\\S{1,60}) stopped responding and has (?:successfully )?recovered");
+
+    /** Reads at most one log line from the line. */
+    void apply(ConsoleLine line, FactSink out) {
+        String t = line.text;
+        Matcher m;
+        if (t.indexOf(']') > 0) {
+            // a cheap look for the severity letter first: most lines of a TF log are I lines, not worth a regex
+            if (t.contains(": E ") || t.contains(": W ") || t.contains(": F ") || t.startsWith("W ") || t.startsWith("E ")
+                    || t.startsWith("F ")) {
+                m = TF.matcher(t);
+                if (m.find()) {
+                    glog(line, m, out);
+                    return;
+                }
+            }
+            if (t.length() > 20 && (t.charAt(0) == 'W' || t.charAt(0) == 'E' || t.charAt(0) == 'F')
+                    && Character.isDigit(t.charAt(1))) {
+                m = GLOG.matcher(t);
+                if (m.find()) {
+                    glog(line, m, out);
+                    return;
+                }
+            }
+        }
+        if (t.contains("Check failed: ")) {
+            m = CHECK.matcher(t);
+            if (m.find()) {
+                out.add(new LogLine(Severity.FATAL, "check", m.group(1).strip(), List.of()), line.ref());
+                return;
+            }
+        }
+        if (t.contains("corrupt") || t.contains("(): ")) {
+            m = GLIBC.matcher(t.strip());
+            if (m.matches()) {
+                out.add(new LogLine(Severity.FATAL, "glibc", m.group(1).strip(), List.of()), line.ref());
+                return;
+            }
+        }
+        if (t.contains("terminate called")) {
+            m = TERMINATE.matcher(t);
+            if (m.find()) {
+                out.add(new LogLine(Severity.FATAL, "c++ runtime", "terminate called after throwing " + m.group(1), List.of()),
+                        line.ref());
+                return;
+            }
+        }
+        if (t.indexOf(')') > 0 && t.indexOf('(') >= 0 && t.indexOf('(') < 12) {
+            m = TF_STATUS.matcher(t);
+            if (m.find()) {
+                out.add(new LogLine(Severity.ERROR, "tensorflow-status: " + m.group(1), m.group(2).strip(), List.of()),
+                        line.ref());
+                return;
+            }
+        }
+        if (t.contains("Warning:") && t.contains(".py:")) {
+            m = PY_WARNING.matcher(t);
+            if (m.find() && !m.group(4).isBlank()) {
+                out.add(new LogLine(Severity.WARNING, m.group(3), m.group(4).strip(), List.of()), line.ref());
+                return;
+            }
+        }
+        if (t.contains("ERROR") || t.contains("CRITICAL") || t.contains("FATAL") || t.contains("WARNING")) {
+            m = PY_LOGGING.matcher(t);
+            if (m.find()) {
+                Severity s = switch (m.group(1)) {
+                    case "WARNING" -> Severity.WARNING;
+                    case "ERROR" -> Severity.ERROR;
+                    default -> Severity.FATAL;
+                };
+                out.add(new LogLine(s, m.group(2), m.group(3).strip(), List.of()), line.ref());
+                return;
+            }
+        }
+        if (t.contains("Display driver ")) {
+            m = DISPLAY.matcher(t);
+            if (m.find()) {
+                out.add(new LogLine(Severity.ERROR, "display-driver: " + m.group(1), m.group().strip(), List.of()), line.ref());
+            }
+        }
+    }
+
+    private static void glog(ConsoleLine line, Matcher m, FactSink out) {
+        Severity s = switch (m.group(1)) {
+            case "W" -> Severity.WARNING;
+            case "E" -> Severity.ERROR;
+            case "F" -> Severity.FATAL;
+            default -> null;
+        };
+        if (s != null) {
+            out.add(new LogLine(s, m.group(2), m.group(3).strip(), List.of()), line.ref());
+        }
+    }
+}

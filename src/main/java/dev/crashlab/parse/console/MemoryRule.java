@@ -1,0 +1,134 @@
+package dev.crashlab.parse.console;
+
+import dev.crashlab.fact.MemoryShortage;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads statements that memory ran out, on the GPU (TF's OOM and allocator lines, PyTorch's {@code CUDA out
+ * of memory}, {@code CUDA_ERROR_OUT_OF_MEMORY}) or on the host ({@code MemoryError}, {@code std::bad_alloc},
+ * a too-small pagefile, {@code Killed} soon after the log talked about memory).
+ *
+ * <p>NOTE: stateful (remembers the last line that mentioned memory): use one instance per artifact.
+ */
+final class MemoryRule {
+
+    /** How many lines after a memory mention a bare {@code Killed} still counts as the OOM killer's. */
+    private static final int KILLED_WINDOW = 50;
+
+    private static final Pattern TF_OOM = Pattern.compile("OOM when allocating tensor with (shape ?\\[[^\\]]{0,200}\\])(.{0,300})");
+    private static final Pattern TORCH_OLD = Pattern.compile(
+            "CUDA out of memory\\. Tried to allocate ([\\d.]{1,12} ?[KMGT]?i?B) \\(GPU (\\d{1,3}); ([\\d.]{1,12} ?[KMGT]?i?B) total capacity;"
+                    + "(?:.{0,200}?([\\d.]{1,12} ?[KMGT]?i?B) free;)?");
+    private static final Pattern TORCH_NEW = Pattern.compile(
+            "out of memory\\. Tried to allocate ([\\d.]{1,12} ?[KMGT]?i?B)\\. GPU (\\d{1,3}) has a total capac(?:i)?ty of ([\\d.]{1,12} ?[KMGT]?i?B)"
+                    + " of which ([\\d.]{1,12} ?[KMGT]?i?B) is free");
+    private static final Pattern TF_ALLOC = Pattern.compile(
+            "(?:failed to allocate|ran out of memory trying to allocate) ([\\d.]{1,12} ?[KMGT]?i?B?(?: \\(\\d{1,20} bytes\\))?)");
+    private static final Pattern NUMPY = Pattern.compile("Unable to allocate ([\\d.]{1,12} ?[KMGTP]?i?B)");
+    private static final Pattern CPU_ALLOC = Pattern.compile("not enough memory: you tried to allocate (\\d{1,20} bytes)");
+
+    private long lastMemoryMention = -1_000_000;
+
+    /** Reads at most one memory shortage from the line. */
+    void apply(ConsoleLine line, FactSink out) {
+        String t = line.text;
+        boolean mentions = t.contains("memory") || t.contains("Memory") || t.contains("OOM") || t.contains("MEMORY")
+                || t.contains("bad_alloc") || t.contains("allocate");
+        if (t.contains("paging file is too small") || t.contains("Файл подкачки слишком мал")) {
+            lastMemoryMention = line.number;
+            emit(line, "host", null, null, null, "pagefile too small", out);
+            return;
+        }
+        if (!mentions) {
+            if (t.length() < 200 && t.strip().startsWith("Killed") && line.number - lastMemoryMention <= KILLED_WINDOW
+                    && !t.contains("Killed process")) {
+                emit(line, "host", null, null, null, "killed soon after the log reported memory trouble", out);
+            }
+            return;
+        }
+        lastMemoryMention = line.number;
+        Matcher m;
+        if (t.contains("OOM when allocating")) {
+            m = TF_OOM.matcher(t);
+            if (m.find()) {
+                String rest = m.group(2).strip();
+                String where = rest.contains("CPU") && !rest.contains("GPU") ? "host" : "gpu";
+                emit(line, where, m.group(1).replace("shape [", "shape["), null, null, rest.isEmpty() ? null : rest, out);
+                return;
+            }
+        }
+        if (t.contains("out of memory. Tried to allocate")) {
+            m = TORCH_OLD.matcher(t);
+            if (m.find()) {
+                emit(line, "gpu", m.group(1), m.group(3), m.group(4), "GPU " + m.group(2), out);
+                return;
+            }
+            m = TORCH_NEW.matcher(t);
+            if (m.find()) {
+                emit(line, "gpu", m.group(1), m.group(3), m.group(4), "GPU " + m.group(2), out);
+                return;
+            }
+        }
+        if (t.contains("failed to allocate") || t.contains("ran out of memory trying to allocate")) {
+            m = TF_ALLOC.matcher(t);
+            if (m.find()) {
+                String where = t.contains("cpu_allocator") || t.contains("CPU") && !t.contains("GPU") ? "host" : "gpu";
+                emit(line, where, m.group(1), null, null, t.contains("CUDA_ERROR_OUT_OF_MEMORY") ? "CUDA_ERROR_OUT_OF_MEMORY" : null, out);
+                return;
+            }
+        }
+        if (t.contains("CUDA_ERROR_OUT_OF_MEMORY") || t.contains("CUDA out of memory") || t.contains("OutOfMemoryError")
+                || t.contains("cudaErrorMemoryAllocation")) {
+            emit(line, "gpu", null, null, null, gpuDetail(t), out);
+            return;
+        }
+        if (t.contains("Resource exhausted") || t.contains("ResourceExhaustedError")) {
+            if (containsOom(t)) {
+                emit(line, "gpu", null, null, null, "resource exhausted", out);
+            }
+            return;
+        }
+        if (t.contains("Unable to allocate")) {
+            m = NUMPY.matcher(t);
+            if (m.find()) {
+                emit(line, "host", m.group(1), null, null, "numpy array allocation", out);
+                return;
+            }
+        }
+        if (t.contains("not enough memory: you tried to allocate")) {
+            m = CPU_ALLOC.matcher(t);
+            if (m.find()) {
+                emit(line, "host", m.group(1), null, null, "CPU allocator", out);
+                return;
+            }
+        }
+        if (t.startsWith("MemoryError")) {
+            emit(line, "host", null, null, null, "Python MemoryError", out);
+        } else if (t.contains("std::bad_alloc")) {
+            emit(line, "host", null, null, null, "std::bad_alloc", out);
+        } else if (t.contains("Out of memory: Kill") || t.contains("Out of memory: Killed process")) {
+            emit(line, "host", null, null, null, "kernel OOM killer", out);
+        }
+    }
+
+    private static boolean containsOom(String t) {
+        return t.contains("OOM") || t.contains("out of memory") || t.contains("Out of memory");
+    }
+
+    private static String gpuDetail(String t) {
+        if (t.contains("CUDA_ERROR_OUT_OF_MEMORY")) {
+            return "CUDA_ERROR_OUT_OF_MEMORY";
+        }
+        if (t.contains("OutOfMemoryError")) {
+            return "torch.OutOfMemoryError";
+        }
+        return t.contains("cudaErrorMemoryAllocation") ? "cudaErrorMemoryAllocation" : "CUDA out of memory";
+    }
+
+    private static void emit(ConsoleLine line, String where, String requested, String total, String free, String detail,
+            FactSink out) {
+        out.add(new MemoryShortage(where, requested, total, free, detail, List.of()), line.ref());
+    }
+}

@@ -1,0 +1,200 @@
+package dev.crashlab.parse.env;
+
+import dev.crashlab.fact.BuildInfo;
+import dev.crashlab.fact.SourceRef;
+import dev.crashlab.fact.VersionFact;
+import dev.crashlab.parse.ArtifactParser;
+import dev.crashlab.parse.ParseInput;
+import dev.crashlab.parse.ParseResult;
+import dev.crashlab.sniff.ArtifactType;
+import java.io.IOException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads free-form {@code key: value} / {@code key=value} environment files, as people and the bundle
+ * collector write them ({@code cuda: 11.2}, {@code gpu: RTX 3080 10GB}), into the shared environment facts.
+ */
+public final class EnvKeyValueParser implements ArtifactParser {
+
+    private static final String ORIGIN = "env";
+    /** Key spellings (normalized: lowercase, words joined by {@code -}) and what they state. */
+    private static final Map<String, Key> KEYS = Map.ofEntries(
+            Map.entry("os", Key.OS), Map.entry("operating-system", Key.OS), Map.entry("system", Key.OS),
+            Map.entry("os-version", Key.OS), Map.entry("platform", Key.OS), Map.entry("windows", Key.OS),
+            Map.entry("distro", Key.OS), Map.entry("distribution", Key.OS),
+            Map.entry("python", Key.PYTHON), Map.entry("python-version", Key.PYTHON), Map.entry("py", Key.PYTHON),
+            Map.entry("tensorflow", Key.TENSORFLOW), Map.entry("tf", Key.TENSORFLOW),
+            Map.entry("tensorflow-version", Key.TENSORFLOW), Map.entry("tf-version", Key.TENSORFLOW),
+            Map.entry("tensorflow-gpu", Key.TENSORFLOW),
+            Map.entry("torch", Key.TORCH), Map.entry("pytorch", Key.TORCH), Map.entry("torch-version", Key.TORCH),
+            Map.entry("pytorch-version", Key.TORCH),
+            Map.entry("cuda", Key.CUDA), Map.entry("cuda-version", Key.CUDA), Map.entry("cuda-toolkit", Key.CUDA),
+            Map.entry("cudatoolkit", Key.CUDA), Map.entry("cuda-runtime", Key.CUDA),
+            Map.entry("cuda-toolkit-version", Key.CUDA),
+            Map.entry("cudnn", Key.CUDNN), Map.entry("cudnn-version", Key.CUDNN),
+            Map.entry("driver", Key.DRIVER), Map.entry("nvidia-driver", Key.DRIVER), Map.entry("driver-version", Key.DRIVER),
+            Map.entry("gpu-driver", Key.DRIVER), Map.entry("nvidia-driver-version", Key.DRIVER),
+            Map.entry("display-driver", Key.DRIVER),
+            Map.entry("gpu", Key.GPU), Map.entry("gpus", Key.GPU), Map.entry("graphics-card", Key.GPU),
+            Map.entry("graphics", Key.GPU), Map.entry("video-card", Key.GPU), Map.entry("gpu-model", Key.GPU),
+            Map.entry("gpu-models", Key.GPU), Map.entry("gpu-name", Key.GPU), Map.entry("card", Key.GPU),
+            Map.entry("cpu", Key.CPU), Map.entry("processor", Key.CPU), Map.entry("cpu-model", Key.CPU),
+            Map.entry("arch", Key.ARCH), Map.entry("architecture", Key.ARCH));
+    private static final Pattern KEY_VALUE = Pattern.compile("^[-*•\\s]{0,4}([A-Za-z][A-Za-z0-9 _.\\-/()]{0,60}?)\\s{0,8}(?::|=)\\s{0,40}(.*)$");
+    /** Requirements written inside a value ({@code conda, cudatoolkit=10.2}, {@code pip install tensorflow==2.4.1}). */
+    private static final Pattern PIN = Pattern.compile("(?<![\\w.-])([A-Za-z][\\w.\\-]{0,60})={1,2}(\\d{1,9}(?:\\.[\\w]{1,20}){0,6}(?:\\+\\w{1,20})?)");
+    private static final Pattern GPU_COUNT = Pattern.compile("^(\\d{1,3}) ?[x×] ?(.+)$", Pattern.CASE_INSENSITIVE);
+    private static final Pattern GPU_MEMORY = Pattern.compile("^(.*?)\\s*\\b(\\d{1,4}(?:\\.\\d{1,2})?) ?(GB|GiB|G|MB|MiB)$", Pattern.CASE_INSENSITIVE);
+    private static final Pattern TORCH_WHEEL_INDEX = Pattern.compile("/whl/(?:(cu\\d{2,3})|(cpu))\\b");
+    private static final Pattern REMARK = Pattern.compile("\\s*\\([^()]{0,200}\\)\\s*$");
+    private static final Set<String> NO_GPU = Set.of("none", "no", "no gpu", "cpu", "cpu only", "n/a", "-", "0");
+
+    /** What a key states. */
+    private enum Key { OS, PYTHON, TENSORFLOW, TORCH, CUDA, CUDNN, DRIVER, GPU, CPU, ARCH }
+
+    @Override
+    public String name() {
+        return "env-key-value";
+    }
+
+    @Override
+    public Set<ArtifactType> accepts() {
+        return Set.of(ArtifactType.ENV_KEY_VALUE);
+    }
+
+    @Override
+    public ParseResult parse(ParseInput input) throws IOException {
+        ParseResult.Builder out = new ParseResult.Builder();
+        PlatformDraft platform = new PlatformDraft();
+        ListingLines.forEach(input, out, (number, text) -> line(input, out, platform, number, text));
+        platform.emit(out);
+        return out.build();
+    }
+
+    private static void line(ParseInput input, ParseResult.Builder out, PlatformDraft platform, long number, String text) {
+        if (text.isBlank() || text.length() > 1000 || text.startsWith("#")) {
+            return;
+        }
+        Matcher m = KEY_VALUE.matcher(text);
+        if (!m.matches()) {
+            return;
+        }
+        String key = VersionText.packageName(m.group(1).replace(' ', '-').replace('/', '-'));
+        String value = m.group(2).strip();
+        if (value.isEmpty()) {
+            return;
+        }
+        SourceRef ref = input.at(number, text);
+        Key known = KEYS.get(key);
+        if (known == null) {
+            String v = VersionText.leading(value);
+            if (v != null && !key.isEmpty()) {
+                PackageFacts.emit(out, key, v, ORIGIN, ref);
+            }
+            libraries(out, value, ref);
+            pins(out, key, value, ref);
+            return;
+        }
+        String version = VersionText.leading(value);
+        switch (known) {
+            case OS -> platform.os(REMARK.matcher(value).replaceAll(""), ref);
+            case ARCH -> platform.arch(value.split("\\s+")[0], ref);
+            case CPU -> platform.cpu(REMARK.matcher(value).replaceAll(""), ref);
+            case PYTHON -> {
+                if (version != null) {
+                    out.fact(new VersionFact("python", version, ORIGIN, List.of(ref)));
+                    platform.python(version, ref);
+                }
+            }
+            case TENSORFLOW -> PackageFacts.emit(out, key.equals("tensorflow-gpu") ? key : "tensorflow", version, ORIGIN, ref);
+            case TORCH -> {
+                PackageFacts.emit(out, "torch", version, ORIGIN, ref);
+                Matcher w = TORCH_WHEEL_INDEX.matcher(value);
+                if (version != null && w.find()) {
+                    // a wheel from download.pytorch.org/whl/cu113 is a CUDA 11.3 build whatever its version says
+                    String base = VersionText.withoutLocal(version);
+                    out.fact(w.group(2) != null ? new BuildInfo("torch", base, null, null, true, List.of(ref))
+                            : new BuildInfo("torch", base, VersionText.compactCuda(w.group(1).substring(2)), null, false, List.of(ref)));
+                }
+            }
+            case CUDA -> version(out, "cuda-runtime", version, ref);
+            case CUDNN -> version(out, "cudnn", version, ref);
+            case DRIVER -> version(out, "nvidia-driver", version, ref);
+            case GPU -> gpus(out, value, ref);
+        }
+        if (known != Key.CUDNN && known != Key.CUDA) {
+            libraries(out, value, ref);
+        }
+        pins(out, key, value, ref);
+    }
+
+    private static void version(ParseResult.Builder out, String component, String version, SourceRef ref) {
+        if (version != null) {
+            out.fact(new VersionFact(component, version, ORIGIN, List.of(ref)));
+        }
+    }
+
+    /** Reads {@code RTX 3080 10GB}, {@code 8x V100}, {@code none (CPU only)}, {@code RTX 3090, GTX 1080}. */
+    private static void gpus(ParseResult.Builder out, String value, SourceRef ref) {
+        String v = REMARK.matcher(value).replaceAll("").strip();
+        String lower = v.toLowerCase(Locale.ROOT);
+        if (NO_GPU.contains(lower) || lower.startsWith("none") || lower.startsWith("no gpu")) {
+            // "no GPU" is evidence too (a CPU-only machine): a count of zero, since there is no device to name
+            out.fact(new VersionFact("gpu-count", "0", ORIGIN, List.of(ref)));
+            return;
+        }
+        String[] parts = v.split("\\s*(?:,|;|\\+| and )\\s*", 8);
+        for (String part : parts) {
+            String name = part.strip();
+            Matcher count = GPU_COUNT.matcher(name);
+            if (count.matches()) {
+                out.fact(new VersionFact("gpu-count", count.group(1), ORIGIN, List.of(ref)));
+                name = count.group(2).strip();
+            }
+            Long mib = null;
+            Matcher mem = GPU_MEMORY.matcher(name);
+            if (mem.matches() && !mem.group(1).isBlank()) {
+                double amount = Double.parseDouble(mem.group(2));
+                boolean gib = mem.group(3).toUpperCase(Locale.ROOT).startsWith("G");
+                mib = Math.round(gib ? amount * 1024 : amount);
+                name = mem.group(1).strip();
+            }
+            if (!name.isEmpty() && name.chars().anyMatch(Character::isLetterOrDigit)) {
+                out.fact(NamedGpu.of(null, name, mib, ref));
+            }
+        }
+    }
+
+    /** Reads versions that library names in a value state ({@code cudnn_cnn_infer64_8.dll} is cuDNN 8). */
+    private static void libraries(ParseResult.Builder out, String value, SourceRef ref) {
+        String cudnn = VersionText.cudnnFromLibrary(value);
+        if (cudnn != null) {
+            out.fact(new VersionFact("cudnn", cudnn, ORIGIN + ": library name", List.of(ref)));
+        }
+        String cuda = VersionText.cudaFromLibrary(value);
+        if (cuda != null) {
+            out.fact(new VersionFact("cuda-runtime", cuda, ORIGIN + ": library name", List.of(ref)));
+        }
+    }
+
+    private static void pins(ParseResult.Builder out, String key, String value, SourceRef ref) {
+        if (value.indexOf('=') < 0) {
+            return;
+        }
+        Matcher p = PIN.matcher(value);
+        int found = 0;
+        while (p.find() && found++ < 16) {
+            String name = VersionText.packageName(p.group(1));
+            // "tensorflow: 2.4.1 (pip install tensorflow==2.4.1)" states the key's own version twice
+            if (!name.equals(key) && !(name.startsWith("tensorflow") && KEYS.get(key) == Key.TENSORFLOW)
+                    && !((name.equals("torch") || name.equals("pytorch")) && KEYS.get(key) == Key.TORCH)) {
+                PackageFacts.emit(out, p.group(1), p.group(2), ORIGIN + ": " + key, ref);
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.crashlab.parse.env;
+
+import dev.crashlab.parse.ParseInput;
+import dev.crashlab.parse.ParseProblem;
+import dev.crashlab.parse.ParseResult;
+import java.io.BufferedReader;
+import java.io.IOException;
+
+/** Streams an environment listing's lines to a handler, reporting over-long lines and undecodable bytes. */
+final class ListingLines {
+
+    /** The most over-long lines reported one by one: a garbage file must not yield a million problems. */
+    private static final int MAX_LONG_LINE_PROBLEMS = 5;
+
+    /** Receives one line. */
+    interface Handler {
+        /** Handles the 1-based line {@code number} whose (possibly cut) text is {@code text}. */
+        void line(long number, String text);
+    }
+
+    private ListingLines() {}
+
+    /** Feeds every line of {@code input} to {@code handler}; problems go to {@code out}. */
+    static void forEach(ParseInput input, ParseResult.Builder out, Handler handler) throws IOException {
+        long longLines = 0;
+        EnvLineReader reader;
+        try (BufferedReader text = input.openText()) {
+            reader = new EnvLineReader(text);
+            for (String s = reader.readLine(); s != null; s = reader.readLine()) {
+                if (reader.truncated() && longLines++ < MAX_LONG_LINE_PROBLEMS) {
+                    out.problem(new ParseProblem.MalformedInput(input.at(reader.lineNumber(), ""),
+                            "line longer than " + EnvLineReader.MAX_LINE + " characters; only its start was read"));
+                }
+                handler.line(reader.lineNumber(), s);
+            }
+        }
+        if (reader.replacements() > 0) {
+            out.problem(new ParseProblem.UnreadableText(input.path(),
+                    reader.replacements() + " undecodable bytes were replaced by U+FFFD"));
+        }
+    }
+}

@@ -1,0 +1,289 @@
+package dev.crashlab.parse.env;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crashlab.fact.BuildInfo;
+import dev.crashlab.fact.Fact;
+import dev.crashlab.fact.GpuDevice;
+import dev.crashlab.fact.LibraryLoadFailure;
+import dev.crashlab.fact.Platform;
+import dev.crashlab.fact.VersionFact;
+import dev.crashlab.parse.ParseInput;
+import dev.crashlab.parse.ParseProblem;
+import dev.crashlab.parse.ParseResult;
+import dev.crashlab.parse.Parsers;
+import dev.crashlab.sniff.ArtifactSniffer;
+import dev.crashlab.sniff.ArtifactType;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Checks the environment facts read from the real listings in {@code ../shared/corpus/env-listings}
+ * against their {@code <name>.expected.json} (sniffed and parsed as the service does), and that every
+ * crash bundle's {@code env.txt} parses without a parser failure.
+ *
+ * <p>Every expected field counts: a value must be found in a fact; a {@code null} ("Could not collect",
+ * "N/A", silent) must stay unknown (no fact may claim a value). Fields not found are listed in
+ * {@link #KNOWN_MISSES} with the reason; the test fails when a miss is not listed (a regression) or a listed
+ * one is found (then remove it and raise {@link #MIN_MATCHED}).
+ */
+class CorpusEnvListingsTest {
+
+    private static final Path CORPUS = Path.of("../shared/corpus");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The fewest expected fields that must be found, of all fields in all expected files. */
+    static final int MIN_MATCHED = 209;
+
+    /** Expected fields not found, as {@code file-stem#key}, each with the reason. */
+    static final Map<String, String> KNOWN_MISSES = Map.ofEntries(
+            // conda list without the "# packages in environment at" header: nothing in the rows names the OS
+            // (the expected value is read from linux-64 build hashes / the issue title, which no parser can know)
+            Map.entry("conda_list-linux-2024-conda-forge-cuda12-split-packages#os", "no OS evidence in a headerless cut"),
+            Map.entry("conda_list-linux-headerless-cudatoolkit10.1-cudnn7.6.5#os", "no OS evidence in a headerless cut"),
+            // the environment's path has no place in the fact vocabulary (Platform has no field for it)
+            Map.entry("conda_list-win-2018-cudatoolkit8-cudnn6-pip-markers#conda_env_path", "no fact field for an env path"),
+            // nvcc 7.5 stamps "CDT" like macOS toolkits (CUDA <= 10.2 shipped for macOS too), so the zone alone
+            // does not tell Linux; the other cue is a shell prompt, which is not evidence we read
+            Map.entry("nvcc-linux-cuda7.5-with-prompt#os", "pre-CUDA-11 time zone stamp is ambiguous (Linux or macOS)"),
+            // "Ubuntu 22.04" is stated in the issue, not the file (only "~22.04" inside gcc's package version)
+            Map.entry("nvcc-ubuntu22.04-cuda12.5-with-gcc#os", "the distribution is not stated by the file"),
+            // the only OS cue is a "user@host:~$" shell prompt, which macOS and WSL print too
+            Map.entry("pip_list-linux-torch-nightly-nvidia-cu11-wheels#os", "a shell prompt is not OS evidence"),
+            // The tf_version file is a PyCharm run: it sniffs as CONSOLE_LOG and the console-log parser reads it,
+            // not an environment parser. That parser does not read "TensorFlow version: 2.9.1" or infer the OS
+            // from .exe paths; "11.x" and "not CPU-only" are inferences from the wanted cudart64_110.dll; and it
+            // states the wanted DLL as cuda-runtime 11.0 where the expected file says no runtime is present.
+            Map.entry("tf_version-win-2.9.1-cudart64_110-missing#os", "console-log parser: no OS from .exe paths"),
+            Map.entry("tf_version-win-2.9.1-cudart64_110-missing#tensorflow", "console-log parser: printed version line not read"),
+            Map.entry("tf_version-win-2.9.1-cudart64_110-missing#tf_cuda_build", "console-log parser: 11.x is inferred from a DLL name"),
+            Map.entry("tf_version-win-2.9.1-cudart64_110-missing#cuda_runtime", "console-log parser: wanted DLL stated as a runtime"),
+            Map.entry("tf_version-win-2.9.1-cudart64_110-missing#is_cpu_only_build", "console-log parser: no BuildInfo from a log"));
+
+    @Test
+    void everyExpectedEnvironmentFactIsFound() throws IOException {
+        Path listings = CORPUS.resolve("env-listings");
+        Assumptions.assumeTrue(Files.isDirectory(CORPUS), "../shared/corpus not present: corpus tests run only beside it");
+        List<Path> files;
+        try (Stream<Path> s = Files.list(listings)) {
+            files = s.filter(p -> p.getFileName().toString().endsWith(".txt"))
+                    .filter(p -> Files.exists(expectedOf(p))).sorted().toList();
+        }
+        assertThat(files).isNotEmpty();
+        int total = 0;
+        int matched = 0;
+        Set<String> misses = new TreeSet<>();
+        StringBuilder report = new StringBuilder();
+        for (Path file : files) {
+            String stem = file.getFileName().toString().replaceFirst("\\.txt$", "");
+            ParseResult result = parse(file);
+            JsonNode facts = JSON.readTree(expectedOf(file).toFile()).get("facts");
+            int fileTotal = 0;
+            int fileMatched = 0;
+            List<String> fileMisses = new ArrayList<>();
+            for (Iterator<Map.Entry<String, JsonNode>> it = facts.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> field = it.next();
+                fileTotal++;
+                if (found(field.getKey(), field.getValue(), result.facts())) {
+                    fileMatched++;
+                } else {
+                    fileMisses.add(field.getKey());
+                    misses.add(stem + "#" + field.getKey());
+                }
+            }
+            total += fileTotal;
+            matched += fileMatched;
+            report.append(String.format("%-62s %2d/%2d %s%n", stem, fileMatched, fileTotal,
+                    fileMisses.isEmpty() ? "" : "missed " + fileMisses));
+        }
+        report.append(String.format("TOTAL %d/%d expected fields found (%.1f%%)%n", matched, total, 100.0 * matched / total));
+        System.out.print(report);
+        Set<String> unexplained = new TreeSet<>(misses);
+        unexplained.removeAll(KNOWN_MISSES.keySet());
+        Set<String> fixed = new TreeSet<>(KNOWN_MISSES.keySet());
+        fixed.removeAll(misses);
+        assertThat(unexplained).as("misses not explained in KNOWN_MISSES\n" + report).isEmpty();
+        assertThat(fixed).as("KNOWN_MISSES that are now found: remove them and raise MIN_MATCHED").isEmpty();
+        assertThat(matched).as("expected fields found\n" + report).isGreaterThanOrEqualTo(MIN_MATCHED);
+    }
+
+    @Test
+    void everyCrashBundleEnvFileParsesAndCoversItsSignals() throws IOException {
+        Path bundles = CORPUS.resolve("crash-bundles");
+        Assumptions.assumeTrue(Files.isDirectory(CORPUS), "../shared/corpus not present: corpus tests run only beside it");
+        List<Path> envFiles;
+        try (Stream<Path> s = Files.list(bundles)) {
+            envFiles = s.map(d -> d.resolve("env.txt")).filter(Files::isRegularFile).sorted().toList();
+        }
+        assertThat(envFiles).isNotEmpty();
+        Map<String, Integer> counts = new TreeMap<>();
+        List<String> uncovered = new ArrayList<>();
+        int signals = 0;
+        for (Path env : envFiles) {
+            ParseResult result = parse(env);
+            String bundle = env.getParent().getFileName().toString();
+            counts.put(bundle, result.facts().size());
+            // the meta.json signals quoted from env.txt are the evidence the diagnosis must see from it
+            String text = Files.readString(env);
+            for (JsonNode signal : JSON.readTree(env.resolveSibling("meta.json").toFile()).path("signals")) {
+                if (!text.contains(signal.asText())) {
+                    continue;
+                }
+                signals++;
+                boolean covered = result.facts().stream().flatMap(f -> f.sources().stream())
+                        .anyMatch(ref -> ref.text().contains(signal.asText()));
+                if (!covered) {
+                    uncovered.add(bundle + ": " + signal.asText());
+                }
+            }
+        }
+        System.out.println("facts per crash-bundle env.txt: " + counts);
+        System.out.println("env.txt signals covered by a fact: " + (signals - uncovered.size()) + "/" + signals);
+        assertThat(uncovered).as("env.txt signals no fact's source covers").isEmpty();
+    }
+
+    private static ParseResult parse(Path file) throws IOException {
+        String name = CORPUS.relativize(file).toString();
+        ArtifactType type = new ArtifactSniffer().sniff(name, file);
+        ParseResult result = Parsers.parse(new ParseInput(name, type, file));
+        assertThat(result.problems()).as("problems of %s (%s)", name, type)
+                .noneMatch(p -> p instanceof ParseProblem.ParserFailure);
+        return result;
+    }
+
+    private static Path expectedOf(Path txt) {
+        return txt.resolveSibling(txt.getFileName().toString().replaceFirst("\\.txt$", ".expected.json"));
+    }
+
+    /** Tells whether the facts support the expected field (or, for null, claim nothing for it). */
+    static boolean found(String key, JsonNode value, List<Fact> facts) {
+        if (value.isNull()) {
+            return unknownKept(key, facts);
+        }
+        String v = value.isTextual() ? value.asText() : value.toString();
+        String head = head(v);
+        return switch (key) {
+            case "os" -> any(facts, Platform.class, p -> p.os() != null && (p.os().equals(v) || p.os().equals(head)
+                    || (p.os() + " (" + p.arch() + ")").equals(v)))
+                    || familyOnly(head) != null && any(facts, Platform.class, p -> familyOnly(head).equals(p.osFamily())
+                            || familyOnly(head).equals("linux") && "wsl2".equals(p.osFamily()));
+            case "os_build" -> version(facts, "python-platform", v);
+            case "is_wsl" -> any(facts, Platform.class, p -> "wsl2".equals(p.osFamily())) == value.asBoolean();
+            case "kernel" -> version(facts, "linux-kernel", v);
+            case "libc" -> version(facts, "glibc", v.replaceFirst("^glibc-", ""));
+            case "python" -> version(facts, "python", head) || any(facts, Platform.class, p -> head.equals(p.python()));
+            case "torch" -> version(facts, "torch", head);
+            case "torch_pip_package" -> version(facts, "torch", v);
+            case "torch_cuda_build" -> any(facts, BuildInfo.class, b -> b.framework().equals("torch") && v.equals(b.cudaVersion()));
+            case "tf_cuda_build" -> any(facts, BuildInfo.class, b -> b.framework().equals("tensorflow") && head.equals(b.cudaVersion()));
+            case "tf_cudnn_build" -> any(facts, BuildInfo.class, b -> b.framework().equals("tensorflow") && head.equals(b.cudnnVersion()));
+            case "tensorflow" -> version(facts, "tensorflow", head);
+            case "cuda_available" -> version(facts, "torch-cuda-available", v);
+            case "xpu_available" -> version(facts, "torch-xpu-available", v);
+            case "is_debug_build" -> version(facts, "torch-debug-build", v);
+            case "cuda_runtime" -> version(facts, "cuda-runtime", head);
+            case "cudnn" -> version(facts, "cudnn", head);
+            case "cublas" -> version(facts, "cublas", head);
+            case "nccl" -> version(facts, "nccl", head);
+            case "cupti" -> version(facts, "cupti", head);
+            case "cudnn_frontend" -> version(facts, "nvidia-cudnn-frontend", head);
+            case "conda_cudatoolkit" -> version(facts, "cudatoolkit", head);
+            case "nvidia_driver" -> version(facts, "nvidia-driver", head);
+            case "rocm_build" -> version(facts, "rocm", head);
+            case "hip_runtime" -> version(facts, "hip-runtime", head);
+            case "miopen" -> version(facts, "miopen", head);
+            case "cuda_toolkit" -> version(facts, "nvcc", head);
+            case "cuda_toolkit_release" -> version(facts, "cuda-toolkit", head);
+            case "gcc" -> version(facts, "gcc", head);
+            case "cpu" -> any(facts, Platform.class, p -> v.equals(p.cpu()));
+            case "gpus" -> {
+                boolean all = true;
+                for (JsonNode gpu : value) {
+                    all &= any(facts, GpuDevice.class, g -> g.name().equals(gpu.asText()));
+                }
+                yield value.isEmpty() ? none(facts, GpuDevice.class, g -> true) : all;
+            }
+            case "is_cpu_only_build" -> any(facts, BuildInfo.class, b -> b.cpuOnly() == value.asBoolean());
+            case "missing_libraries" -> {
+                boolean all = true;
+                for (JsonNode lib : value) {
+                    all &= any(facts, LibraryLoadFailure.class, l -> lib.asText().equals(l.library()));
+                }
+                yield all;
+            }
+            case "tf_cuda_compute_capabilities" -> {
+                boolean all = true;
+                for (JsonNode arch : value) {
+                    all &= version(facts, "tensorflow-cuda-arch", arch.asText());
+                }
+                yield all;
+            }
+            case "is_rocm_build" -> version(facts, "tensorflow-rocm-build", v);
+            case "is_tensorrt_build" -> version(facts, "tensorflow-tensorrt-build", v);
+            case "tf_variant_selector", "cuda_toolkit_component" -> {
+                // "name version ..." : the package row as a version fact
+                String[] parts = head.split(" ");
+                yield parts.length >= 2 && version(facts, VersionText.packageName(parts[0]), parts[1]);
+            }
+            // no fact carries these: see KNOWN_MISSES
+            default -> false;
+        };
+    }
+
+    /** Tells whether no fact claims a value the expected file says is unknown. */
+    private static boolean unknownKept(String key, List<Fact> facts) {
+        return switch (key) {
+            case "os" -> none(facts, Platform.class, p -> p.os() != null);
+            case "torch" -> none(facts, VersionFact.class, f -> f.component().equals("torch") && f.origin().equals("collect_env"));
+            case "torch_cuda_build" -> none(facts, BuildInfo.class, b -> b.framework().equals("torch") && b.cudaVersion() != null);
+            case "cuda_available" -> none(facts, VersionFact.class, f -> f.component().equals("torch-cuda-available"));
+            case "cuda_runtime" -> none(facts, VersionFact.class, f -> f.component().equals("cuda-runtime"));
+            case "cudnn" -> none(facts, VersionFact.class, f -> f.component().equals("cudnn"));
+            case "nvidia_driver" -> none(facts, VersionFact.class, f -> f.component().equals("nvidia-driver"));
+            case "cpu_avx" -> none(facts, Platform.class, p -> p.cpuFlags().contains("avx"));
+            case "is_cpu_only_build" -> none(facts, BuildInfo.class, b -> b.framework().equals("torch"));
+            default -> false;
+        };
+    }
+
+    /** Returns the value without a trailing parenthesised remark ({@code 3.6 (from py36 build strings)} gives {@code 3.6}). */
+    private static String head(String v) {
+        int paren = v.indexOf(" (");
+        return paren > 0 && v.endsWith(")") ? v.substring(0, paren) : v;
+    }
+
+    private static String familyOnly(String head) {
+        return switch (head) {
+            case "Linux" -> "linux";
+            case "Windows" -> "windows";
+            case "macOS" -> "macos";
+            default -> null;
+        };
+    }
+
+    private static boolean version(List<Fact> facts, String component, String version) {
+        return any(facts, VersionFact.class, f -> f.component().equals(component) && f.version().equals(version));
+    }
+
+    private static <T extends Fact> boolean any(List<Fact> facts, Class<T> type, Predicate<T> test) {
+        return facts.stream().filter(type::isInstance).map(type::cast).anyMatch(test);
+    }
+
+    private static <T extends Fact> boolean none(List<Fact> facts, Class<T> type, Predicate<T> test) {
+        return !any(facts, type, test);
+    }
+}
