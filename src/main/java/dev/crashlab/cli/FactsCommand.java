@@ -40,6 +40,9 @@ final class FactsCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print {\"artifacts\":[{\"path\",\"type\",\"facts\",\"problems\"}]} instead of text")
     boolean json;
 
+    @Option(names = "--stats", description = "also print bytes read, seconds, MB/s and peak heap to stderr (for scripts/bench facts)")
+    boolean stats;
+
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -72,8 +75,17 @@ final class FactsCommand implements Callable<Integer> {
                 items.add(new Item(s.path(), s.file()));
             }
             List<ArtifactFacts> results = new ArrayList<>();
+            long started = System.nanoTime();
+            long bytes = 0;
             for (Item i : items) {
                 results.add(ArtifactFacts.of(new ParseInput(i.path(), sniffer.sniff(i.path(), i.file()), i.file())));
+                bytes += Files.size(i.file());
+            }
+            if (stats) {
+                double seconds = (System.nanoTime() - started) / 1e9;
+                err.printf(java.util.Locale.ROOT, "stats: bytes=%d seconds=%.3f mb_per_s=%.1f peak_heap_mib=%.1f%n",
+                        bytes, seconds, bytes / 1e6 / seconds, peakHeapBytes() / 1048576.0);
+                err.flush();
             }
             if (json) {
                 ObjectNode root = Facts.json().createObjectNode();
@@ -92,6 +104,17 @@ final class FactsCommand implements Callable<Integer> {
                 left.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
+    }
+
+    // The high-water mark of every heap pool: what streaming must keep small whatever the file size.
+    private static long peakHeapBytes() {
+        long peak = 0;
+        for (var pool : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == java.lang.management.MemoryType.HEAP && pool.getPeakUsage() != null) {
+                peak += pool.getPeakUsage().getUsed();
+            }
+        }
+        return peak;
     }
 
     private static void addFolder(Path root, BundleUnpacker unpacker, List<Item> items) throws IOException, BundleRejectedException {

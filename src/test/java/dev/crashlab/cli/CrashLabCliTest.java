@@ -70,6 +70,9 @@ class CrashLabCliTest {
         var facts = tree.path("artifacts").get(0).path("facts");
         assertThat(facts.findValuesAsText("kind")).contains("ExitStatus", "PythonException");
         assertThat(tree.path("artifacts").get(0).path("path").asText()).isEqualTo("logs/crash.log");
+
+        Run stats = run("facts", "--stats", dir.resolve("bundle").toString());
+        assertThat(stats.err()).containsPattern("stats: bytes=\\d+ seconds=[0-9.]+ mb_per_s=[0-9.]+ peak_heap_mib=[0-9.]+");
     }
 
     @Test
