@@ -1,5 +1,6 @@
 package dev.crashlab.parse.console;
 
+import dev.crashlab.parse.BoundedLineReader;
 import dev.crashlab.parse.ArtifactParser;
 import dev.crashlab.parse.ParseInput;
 import dev.crashlab.parse.ParseProblem;
@@ -14,6 +15,9 @@ import java.util.Set;
  * process, environment and GPU facts, streaming one bounded line at a time.
  */
 public final class ConsoleLogParser implements ArtifactParser {
+
+    /** The most characters of one line examined. */
+    static final int MAX_LINE = 8 * 1024;
 
     /** The most over-long lines reported one by one; the rest are counted. */
     private static final int MAX_LONG_LINE_PROBLEMS = 5;
@@ -42,12 +46,12 @@ public final class ConsoleLogParser implements ArtifactParser {
         long longLines = 0;
         BoundedLineReader reader;
         try (BufferedReader text = input.openText()) {
-            reader = new BoundedLineReader(text);
+            reader = new BoundedLineReader(text, MAX_LINE);
             for (String s = reader.readLine(); s != null; s = reader.readLine()) {
                 ConsoleLine line = new ConsoleLine(input.path(), reader.lineNumber(), s);
                 if (reader.truncated() && longLines++ < MAX_LONG_LINE_PROBLEMS) {
                     result.problem(new ParseProblem.MalformedInput(input.at(line.number, ""),
-                            "line longer than " + BoundedLineReader.MAX_LINE + " characters; only its start was read"));
+                            "line longer than " + MAX_LINE + " characters; only its start was read"));
                 }
                 tracebacks.apply(line, sink);
                 exits.apply(line, sink);
@@ -61,7 +65,7 @@ public final class ConsoleLogParser implements ArtifactParser {
         libraries.finish(sink);
         if (longLines > MAX_LONG_LINE_PROBLEMS) {
             result.problem(new ParseProblem.MalformedInput(input.at(reader.lineNumber(), ""),
-                    (longLines - MAX_LONG_LINE_PROBLEMS) + " more lines longer than " + BoundedLineReader.MAX_LINE + " characters"));
+                    (longLines - MAX_LONG_LINE_PROBLEMS) + " more lines longer than " + MAX_LINE + " characters"));
         }
         if (reader.replacements() > 0) {
             result.problem(new ParseProblem.UnreadableText(input.path(),

@@ -1,5 +1,6 @@
 package dev.crashlab.parse.env;
 
+import dev.crashlab.parse.BoundedLineReader;
 import dev.crashlab.parse.ParseInput;
 import dev.crashlab.parse.ParseProblem;
 import dev.crashlab.parse.ParseResult;
@@ -8,6 +9,9 @@ import java.io.IOException;
 
 /** Streams an environment listing's lines to a handler, reporting over-long lines and undecodable bytes. */
 final class ListingLines {
+
+    /** The most characters of one line examined; environment listings have short lines. */
+    static final int MAX_LINE = 4 * 1024;
 
     /** The most over-long lines reported one by one: a garbage file must not yield a million problems. */
     private static final int MAX_LONG_LINE_PROBLEMS = 5;
@@ -23,13 +27,13 @@ final class ListingLines {
     /** Feeds every line of {@code input} to {@code handler}; problems go to {@code out}. */
     static void forEach(ParseInput input, ParseResult.Builder out, Handler handler) throws IOException {
         long longLines = 0;
-        EnvLineReader reader;
+        BoundedLineReader reader;
         try (BufferedReader text = input.openText()) {
-            reader = new EnvLineReader(text);
+            reader = new BoundedLineReader(text, MAX_LINE);
             for (String s = reader.readLine(); s != null; s = reader.readLine()) {
                 if (reader.truncated() && longLines++ < MAX_LONG_LINE_PROBLEMS) {
                     out.problem(new ParseProblem.MalformedInput(input.at(reader.lineNumber(), ""),
-                            "line longer than " + EnvLineReader.MAX_LINE + " characters; only its start was read"));
+                            "line longer than " + MAX_LINE + " characters; only its start was read"));
                 }
                 handler.line(reader.lineNumber(), s);
             }

@@ -1,5 +1,6 @@
 package dev.crashlab.parse.nvidiasmi;
 
+import dev.crashlab.parse.BoundedLineReader;
 import dev.crashlab.fact.HostOomKill;
 import dev.crashlab.fact.SourceRef;
 import dev.crashlab.fact.XidEvent;
@@ -50,13 +51,13 @@ public final class KernelLogParser implements ArtifactParser {
         int facts = 0;
         boolean reportedLongLine = false;
         try (BufferedReader text = input.openText()) {
-            SmiLineReader lines = new SmiLineReader(text);
+            BoundedLineReader lines = new BoundedLineReader(text, SmiValues.MAX_LINE);
             String line;
             while ((line = lines.readLine()) != null) {
                 if (lines.truncated() && !reportedLongLine) {
                     reportedLongLine = true;
                     out.problem(new ParseProblem.MalformedInput(input.at(lines.lineNumber(), line),
-                            "line longer than " + SmiLineReader.MAX_LINE + " characters; the rest was skipped"));
+                            "line longer than " + SmiValues.MAX_LINE + " characters; the rest was skipped"));
                 }
                 if (facts >= MAX_FACTS) {
                     continue;

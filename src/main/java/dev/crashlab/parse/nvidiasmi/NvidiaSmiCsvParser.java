@@ -1,5 +1,6 @@
 package dev.crashlab.parse.nvidiasmi;
 
+import dev.crashlab.parse.BoundedLineReader;
 import dev.crashlab.fact.GpuProcess;
 import dev.crashlab.fact.SourceRef;
 import dev.crashlab.parse.ArtifactParser;
@@ -50,7 +51,7 @@ public final class NvidiaSmiCsvParser implements ArtifactParser {
         boolean any = false;
         String[] header = null;
         try (BufferedReader text = input.openText()) {
-            SmiLineReader lines = new SmiLineReader(text, SmiLineReader.MAX_CSV_LINE);
+            BoundedLineReader lines = new BoundedLineReader(text, SmiValues.MAX_CSV_LINE);
             String line;
             while ((line = lines.readLine()) != null) {
                 long no = lines.lineNumber();

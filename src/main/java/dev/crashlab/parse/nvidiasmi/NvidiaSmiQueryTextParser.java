@@ -1,5 +1,6 @@
 package dev.crashlab.parse.nvidiasmi;
 
+import dev.crashlab.parse.BoundedLineReader;
 import dev.crashlab.fact.GpuLost;
 import dev.crashlab.fact.GpuProcess;
 import dev.crashlab.parse.ArtifactParser;
@@ -47,7 +48,7 @@ public final class NvidiaSmiQueryTextParser implements ArtifactParser {
     @Override
     public ParseResult parse(ParseInput input) throws IOException {
         try (BufferedReader text = input.openText()) {
-            return new Run(input).read(new SmiLineReader(text));
+            return new Run(input).read(new BoundedLineReader(text, SmiValues.MAX_LINE));
         }
     }
 
@@ -69,13 +70,13 @@ public final class NvidiaSmiQueryTextParser implements ArtifactParser {
             this.input = input;
         }
 
-        ParseResult read(SmiLineReader lines) throws IOException {
+        ParseResult read(BoundedLineReader lines) throws IOException {
             String line;
             while ((line = lines.readLine()) != null) {
                 if (lines.truncated() && !reportedLongLine) {
                     reportedLongLine = true;
                     out.problem(new ParseProblem.MalformedInput(input.at(lines.lineNumber(), line),
-                            "line longer than " + SmiLineReader.MAX_LINE + " characters; the rest was skipped"));
+                            "line longer than " + SmiValues.MAX_LINE + " characters; the rest was skipped"));
                 }
                 line(line, lines.lineNumber());
             }

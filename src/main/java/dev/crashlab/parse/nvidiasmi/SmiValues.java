@@ -7,6 +7,12 @@ import java.util.regex.Pattern;
 /** Reads nvidia-smi's value spellings ({@code 8192 MiB}, {@code 65.3 W}, {@code 45 C}, {@code [N/A]}) into numbers. */
 final class SmiValues {
 
+    /** The most characters of one line examined; nvidia-smi's text and tables never come near it. */
+    static final int MAX_LINE = 4096;
+
+    /** The cap for CSV, whose header of 250 query fields runs to about 8,000 characters. */
+    static final int MAX_CSV_LINE = 64 * 1024;
+
     private static final Pattern NUMBER = Pattern.compile("-?\\d+(?:\\.\\d+)?");
     private static final Pattern MEMORY = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(MiB|MB|GiB|GB|KiB|KB)?",
             Pattern.CASE_INSENSITIVE);

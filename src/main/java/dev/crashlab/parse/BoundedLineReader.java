@@ -1,19 +1,17 @@
-package dev.crashlab.parse.console;
+package dev.crashlab.parse;
 
 import java.io.IOException;
 import java.io.Reader;
 
 /**
- * Reads text line by line keeping at most {@link #MAX_LINE} characters of each line, so one giant line
- * (a progress bar without newlines, binary garbage) costs bounded memory and bounded regex work.
+ * Reads text line by line keeping at most a fixed number of characters of each line, so one giant line
+ * (a progress bar without newlines, binary garbage) costs bounded memory and bounded regex work; every
+ * parser reads its text through one.
  *
  * <p>NOTE: {@code \n}, {@code \r\n} and a lone {@code \r} end a line; the characters past the cap are
  * skipped, and {@link #truncated()} tells the caller.
  */
-final class BoundedLineReader {
-
-    /** The most characters of one line examined. */
-    static final int MAX_LINE = 8 * 1024;
+public final class BoundedLineReader {
 
     private final Reader in;
     private final char[] buf = new char[1 << 16];
@@ -24,13 +22,16 @@ final class BoundedLineReader {
     private long lineNumber;
     private long replacements;
     private boolean pendingCr;
+    private final int maxLine;
 
-    BoundedLineReader(Reader in) {
+    /** Reads {@code in}, keeping at most {@code maxLine} characters of each line. */
+    public BoundedLineReader(Reader in, int maxLine) {
         this.in = in;
+        this.maxLine = maxLine;
     }
 
     /** Returns the next line without its terminator, or null at the end. */
-    String readLine() throws IOException {
+    public String readLine() throws IOException {
         line.setLength(0);
         truncated = false;
         boolean any = false;
@@ -66,7 +67,7 @@ final class BoundedLineReader {
                 }
                 end++;
             }
-            int room = MAX_LINE - line.length();
+            int room = maxLine - line.length();
             int take = Math.min(room, end - pos);
             line.append(buf, pos, take);
             if (take < end - pos) {
@@ -83,18 +84,18 @@ final class BoundedLineReader {
         return line.toString();
     }
 
-    /** Tells whether the last line read was longer than {@link #MAX_LINE} and was cut. */
-    boolean truncated() {
+    /** Tells whether the last line read was longer than the cap and was cut. */
+    public boolean truncated() {
         return truncated;
     }
 
     /** Returns the 1-based number of the last line read. */
-    long lineNumber() {
+    public long lineNumber() {
         return lineNumber;
     }
 
     /** Returns how many characters so far were undecodable bytes replaced by U+FFFD. */
-    long replacements() {
+    public long replacements() {
         return replacements;
     }
 }
