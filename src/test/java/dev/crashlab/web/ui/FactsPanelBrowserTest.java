@@ -3,37 +3,22 @@ package dev.crashlab.web.ui;
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.microsoft.playwright.Browser;
-import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.Route;
 import com.microsoft.playwright.options.AriaRole;
 import dev.crashlab.testing.Zips;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The bundle page's Environment panel and Facts section, and their links into the artifact viewer. */
 @QuarkusTest
 @TestProfile(UiTestProfile.class)
-class FactsPanelBrowserTest {
-
-    private static final Path SCREENSHOTS = Path.of("target", "ui-screenshots");
+class FactsPanelBrowserTest extends BrowserPageTest {
 
     static final String EXIT_LINE = "Process finished with exit code -1073740791 (0xC0000409)";
 
@@ -94,45 +79,6 @@ class FactsPanelBrowserTest {
               ]}
             ]}
             """;
-
-    @TestHTTPResource("/")
-    URL index;
-
-    @TempDir
-    Path tmp;
-
-    private static Playwright playwright;
-    private static Browser browser;
-
-    private BrowserContext context;
-    private Page page;
-    private final List<String> pageErrors = new ArrayList<>();
-
-    @BeforeAll
-    static void launch() {
-        Assumptions.assumeTrue(Browsers.available(), Browsers.SKIP_REASON);
-        playwright = Browsers.playwright();
-        browser = Browsers.chromium(playwright);
-    }
-
-    @AfterAll
-    static void close() {
-        if (browser != null) browser.close();
-        if (playwright != null) playwright.close();
-    }
-
-    @BeforeEach
-    void openPage() {
-        context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1280, 900).setLocale("en-US"));
-        page = context.newPage();
-        page.onPageError(pageErrors::add);
-    }
-
-    @AfterEach
-    void closePage() {
-        if (context != null) context.close();
-        assertTrue(pageErrors.isEmpty(), () -> "uncaught errors in the page: " + pageErrors);
-    }
 
     @Test
     void environmentPanelDecodesTheExitStatusAndLinksToItsLine() throws Exception {

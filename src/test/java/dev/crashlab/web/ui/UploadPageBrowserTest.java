@@ -2,76 +2,23 @@ package dev.crashlab.web.ui;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.microsoft.playwright.Browser;
-import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.options.AriaRole;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Drives the real UI (built by Quinoa, served by the app) in headless Debian Chromium. */
 @QuarkusTest
 @TestProfile(UiTestProfile.class)
-class UploadPageBrowserTest {
-
-    private static final Path SCREENSHOTS = Path.of("target", "ui-screenshots");
-
-    @TestHTTPResource("/")
-    URL index;
-
-    @TempDir
-    Path tmp;
-
-    private static Playwright playwright;
-    private static Browser browser;
-
-    private BrowserContext context;
-    private Page page;
-    private final List<String> pageErrors = new ArrayList<>();
-
-    @BeforeAll
-    static void launch() {
-        Assumptions.assumeTrue(Browsers.available(), Browsers.SKIP_REASON);
-        playwright = Browsers.playwright();
-        browser = Browsers.chromium(playwright);
-    }
-
-    @AfterAll
-    static void close() {
-        if (browser != null) browser.close();
-        if (playwright != null) playwright.close();
-    }
-
-    @BeforeEach
-    void openPage() {
-        context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1280, 900).setLocale("en-US"));
-        page = context.newPage();
-        page.onPageError(pageErrors::add);
-    }
-
-    @AfterEach
-    void closePage() {
-        if (context != null) context.close();
-        assertTrue(pageErrors.isEmpty(), () -> "uncaught errors in the page: " + pageErrors);
-    }
+class UploadPageBrowserTest extends BrowserPageTest {
 
     @Test
     void uploadsAZipAndShowsItsArtifacts() throws Exception {
