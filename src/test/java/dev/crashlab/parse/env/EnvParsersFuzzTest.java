@@ -1,14 +1,9 @@
 package dev.crashlab.parse.env;
 
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import dev.crashlab.parse.ArtifactParser;
-import dev.crashlab.parse.ParseInput;
+import dev.crashlab.parse.ParserFuzzing;
 import dev.crashlab.sniff.ArtifactType;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * Fuzzes each environment parser with arbitrary bytes; it must return a result, never throw.
@@ -20,46 +15,36 @@ class EnvParsersFuzzTest {
 
     @FuzzTest(maxDuration = "1m")
     void envKeyValue(byte[] bytes) throws IOException {
-        parse(new EnvKeyValueParser(), ArtifactType.ENV_KEY_VALUE, bytes);
+        ParserFuzzing.parseBytes(new EnvKeyValueParser(), ArtifactType.ENV_KEY_VALUE, bytes);
     }
 
     @FuzzTest(maxDuration = "1m")
     void torchCollectEnv(byte[] bytes) throws IOException {
-        parse(new TorchCollectEnvParser(), ArtifactType.TORCH_COLLECT_ENV, bytes);
+        ParserFuzzing.parseBytes(new TorchCollectEnvParser(), ArtifactType.TORCH_COLLECT_ENV, bytes);
     }
 
     @FuzzTest(maxDuration = "1m")
     void pipFreeze(byte[] bytes) throws IOException {
-        parse(new PipFreezeParser(), ArtifactType.PIP_FREEZE, bytes);
+        ParserFuzzing.parseBytes(new PipFreezeParser(), ArtifactType.PIP_FREEZE, bytes);
     }
 
     @FuzzTest(maxDuration = "1m")
     void pipList(byte[] bytes) throws IOException {
-        parse(new PipListParser(), ArtifactType.PIP_LIST, bytes);
+        ParserFuzzing.parseBytes(new PipListParser(), ArtifactType.PIP_LIST, bytes);
     }
 
     @FuzzTest(maxDuration = "1m")
     void condaList(byte[] bytes) throws IOException {
-        parse(new CondaListParser(), ArtifactType.CONDA_LIST, bytes);
+        ParserFuzzing.parseBytes(new CondaListParser(), ArtifactType.CONDA_LIST, bytes);
     }
 
     @FuzzTest(maxDuration = "1m")
     void tfBuildInfo(byte[] bytes) throws IOException {
-        parse(new TfBuildInfoParser(), ArtifactType.TF_BUILD_INFO, bytes);
+        ParserFuzzing.parseBytes(new TfBuildInfoParser(), ArtifactType.TF_BUILD_INFO, bytes);
     }
 
     @FuzzTest(maxDuration = "1m")
     void nvccVersion(byte[] bytes) throws IOException {
-        parse(new NvccVersionParser(), ArtifactType.NVCC_VERSION, bytes);
-    }
-
-    private static void parse(ArtifactParser parser, ArtifactType type, byte[] bytes) throws IOException {
-        Path file = Files.createTempFile("crashlab-env-fuzz", ".txt");
-        try {
-            Files.write(file, bytes);
-            assertNotNull(parser.parse(new ParseInput("fuzz.txt", type, file)));
-        } finally {
-            Files.deleteIfExists(file);
-        }
+        ParserFuzzing.parseBytes(new NvccVersionParser(), ArtifactType.NVCC_VERSION, bytes);
     }
 }
