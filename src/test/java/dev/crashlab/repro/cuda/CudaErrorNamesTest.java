@@ -69,4 +69,15 @@ class CudaErrorNamesTest {
         assertThat(declared).isNotEmpty();
         declared.forEach((code, name) -> assertThat(CudaErrorNames.name(code)).as("code %d", code).isEqualTo(name));
     }
+
+    @Test
+    void theErrorsThatPoisonAContextAreRealNamesAndAnOrdinaryFailureIsNotOne() {
+        assertThat(CudaErrorNames.all().values()).containsAll(CudaCalls.STICKY);
+        assertThat(CudaCalls.isSticky(CudaErrorNames.name(700))).isTrue();
+        assertThat(CudaCalls.isSticky(CudaErrorNames.name(702))).isTrue();
+        assertThat(CudaCalls.isSticky(CudaErrorNames.name(2))).as("out of memory leaves the context usable").isFalse();
+        assertThat(CudaCalls.error(702, "cuEventSynchronize").errorName()).isEqualTo("CUDA_ERROR_LAUNCH_TIMEOUT");
+        assertThat(CudaCalls.error(702, "cuEventSynchronize").getMessage())
+                .isEqualTo("CUDA_ERROR_LAUNCH_TIMEOUT: cuEventSynchronize returned 702");
+    }
 }
