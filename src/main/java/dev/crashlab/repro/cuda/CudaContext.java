@@ -1,9 +1,9 @@
 package dev.crashlab.repro.cuda;
 
-import static jcuda.driver.JCudaDriver.cuCtxCreate;
-import static jcuda.driver.JCudaDriver.cuCtxDestroy;
 import static jcuda.driver.JCudaDriver.cuCtxSetCurrent;
 import static jcuda.driver.JCudaDriver.cuDeviceGet;
+import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRelease;
+import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRetain;
 import static jcuda.driver.JCudaDriver.cuEventCreate;
 import static jcuda.driver.JCudaDriver.cuEventDestroy;
 import static jcuda.driver.JCudaDriver.cuEventElapsedTime;
@@ -24,18 +24,23 @@ import jcuda.driver.CUfunction;
 import jcuda.driver.CUmodule;
 
 /**
- * Owns a CUDA context on device 0 with the kernels' PTX modules loaded (the driver JIT-compiles them for the
+ * Holds device 0's primary context with the kernels' PTX modules loaded (the driver JIT-compiles them for the
  * device) and the pair of events that time a pass.
+ *
+ * <p>NOTE: the primary context is the one a framework's runtime API uses, so a replay meets the same context
+ * limits the reporter's process met.
  */
 final class CudaContext implements AutoCloseable {
 
+    private final CUdevice device;
     private final CUcontext context;
     private final Map<String, CUmodule> modules = new LinkedHashMap<>();
     private final Map<String, CUfunction> functions = new HashMap<>();
     private final CUevent start = new CUevent();
     private final CUevent stop = new CUevent();
 
-    private CudaContext(CUcontext context) {
+    private CudaContext(CUdevice device, CUcontext context) {
+        this.device = device;
         this.context = context;
     }
 
@@ -44,9 +49,10 @@ final class CudaContext implements AutoCloseable {
         CUdevice device = new CUdevice();
         CudaCalls.check(cuDeviceGet(device, 0), "cuDeviceGet(0)");
         CUcontext ctx = new CUcontext();
-        CudaCalls.check(cuCtxCreate(ctx, 0, device), "cuCtxCreate");
-        CudaContext c = new CudaContext(ctx);
+        CudaCalls.check(cuDevicePrimaryCtxRetain(ctx, device), "cuDevicePrimaryCtxRetain");
+        CudaContext c = new CudaContext(device, ctx);
         try {
+            c.makeCurrent();
             for (String name : PtxModules.NAMES) {
                 CUmodule module = new CUmodule();
                 // JIT failures land here: CUDA_ERROR_INVALID_PTX, CUDA_ERROR_UNSUPPORTED_PTX_VERSION...
@@ -96,13 +102,13 @@ final class CudaContext implements AutoCloseable {
 
     @Override
     public void close() {
-        // best effort: after a sticky error every call fails, and destroying the context releases it all anyway
+        // best effort: after a sticky error every call fails, and the process is expected to end anyway
         cuCtxSetCurrent(context);
         cuEventDestroy(start);
         cuEventDestroy(stop);
         modules.values().forEach(m -> cuModuleUnload(m));
         modules.clear();
         functions.clear();
-        cuCtxDestroy(context);
+        cuDevicePrimaryCtxRelease(device);
     }
 }
