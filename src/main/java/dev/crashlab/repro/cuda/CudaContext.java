@@ -38,6 +38,7 @@ final class CudaContext implements AutoCloseable {
     private final Map<String, CUfunction> functions = new HashMap<>();
     private final CUevent start = new CUevent();
     private final CUevent stop = new CUevent();
+    private int eventsCreated;
 
     private CudaContext(CUdevice device, CUcontext context) {
         this.device = device;
@@ -60,7 +61,9 @@ final class CudaContext implements AutoCloseable {
                 c.modules.put(name, module);
             }
             CudaCalls.check(cuEventCreate(c.start, 0), "cuEventCreate");
+            c.eventsCreated++;
             CudaCalls.check(cuEventCreate(c.stop, 0), "cuEventCreate");
+            c.eventsCreated++;
             return c;
         } catch (DeviceError e) {
             c.close();
@@ -104,8 +107,12 @@ final class CudaContext implements AutoCloseable {
     public void close() {
         // best effort: after a sticky error every call fails, and the process is expected to end anyway
         cuCtxSetCurrent(context);
-        cuEventDestroy(start);
-        cuEventDestroy(stop);
+        if (eventsCreated > 0) {
+            cuEventDestroy(start);
+        }
+        if (eventsCreated > 1) {
+            cuEventDestroy(stop);
+        }
         modules.values().forEach(m -> cuModuleUnload(m));
         modules.clear();
         functions.clear();
