@@ -22,6 +22,8 @@ public final class Parsers {
             new dev.crashlab.parse.env.TfBuildInfoParser(),
             new dev.crashlab.parse.env.TorchCollectEnvParser(),
             new dev.crashlab.parse.model.KerasModelJsonParser(),
+            new dev.crashlab.parse.model.ModelTextParser(),
+            new dev.crashlab.parse.model.PytorchCudnnReproParser(),
             new dev.crashlab.parse.nvidiasmi.KernelLogParser(),
             new dev.crashlab.parse.nvidiasmi.NvidiaSmiCsvParser(),
             new dev.crashlab.parse.nvidiasmi.NvidiaSmiQueryTextParser(),

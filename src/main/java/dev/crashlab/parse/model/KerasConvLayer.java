@@ -48,6 +48,27 @@ final class KerasConvLayer {
     }
 
     /**
+     * The kind of a class name that a summary column may have cut short ({@code Conv2DTra}): the one class
+     * it begins; null where none or several do.
+     */
+    static Kind kindOfPrefix(String prefix) {
+        Kind exact = kindOf(prefix);
+        if (exact != null || prefix == null || prefix.length() < 4) {
+            return exact;
+        }
+        Kind found = null;
+        for (Map.Entry<String, Kind> e : KINDS.entrySet()) {
+            if (e.getKey().startsWith(prefix)) {
+                if (found != null && !found.equals(e.getValue())) {
+                    return null;
+                }
+                found = e.getValue();
+            }
+        }
+        return found;
+    }
+
+    /**
      * Reads the settings of a convolution layer of class {@code className} from {@code config}; null where
      * the class is not a convolution. Shapes are filled later by {@link #connect}.
      */
