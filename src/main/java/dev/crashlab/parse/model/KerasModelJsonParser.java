@@ -132,6 +132,7 @@ public final class KerasModelJsonParser implements ArtifactParser {
         Integer batch = null;
         SourceRef batchAt = null;
         String mixed = null;
+        SourceRef mixedAt = null;
         for (ConvDraft c : convs) {
             if (batch == null && c.inputShape != null && !c.inputShape.isEmpty() && c.inputShape.get(0) != null) {
                 batch = c.inputShape.get(0);
@@ -139,6 +140,7 @@ public final class KerasModelJsonParser implements ArtifactParser {
             }
             if (mixed == null && c.mixedPrecision != null) {
                 mixed = c.mixedPrecision;
+                mixedAt = c.sources.get(0);
             }
         }
         JsonNode root = json.root();
@@ -146,13 +148,17 @@ public final class KerasModelJsonParser implements ArtifactParser {
         if (opt == null) {
             opt = KerasConfig.first(root.path("training_config").path("optimizer_config"), "class_name");
         }
-        String optimizer = opt == null ? null : opt.isTextual() ? opt.asText() : KerasConfig.text(opt, "class_name");
+        String optimizer = OptimizerNames.normalise(opt == null ? null : opt.isTextual() ? opt.asText()
+                : KerasConfig.text(opt, "class_name"));
         if (batch == null && optimizer == null && mixed == null) {
             return;
         }
         List<SourceRef> at = new ArrayList<>();
         if (batchAt != null) {
             at.add(batchAt);
+        }
+        if (mixedAt != null && !at.contains(mixedAt)) {
+            at.add(mixedAt);
         }
         if (at.isEmpty()) {
             LocatedJson.Span span = json.span(model);

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -43,12 +42,6 @@ final class ModelCodeScanner {
 
     private static final Pattern LOG_LINE = Pattern.compile(
             "File \"|Traceback |\\w{1,60}(?:Error|Exception|Warning): |[WEFI]\\d{4} |\\d{4}-\\d\\d-\\d\\d");
-
-    private static final Map<String, String> OPTIMIZERS = Map.ofEntries(
-            Map.entry("adam", "Adam"), Map.entry("adamw", "AdamW"), Map.entry("sgd", "SGD"),
-            Map.entry("rmsprop", "RMSprop"), Map.entry("adagrad", "Adagrad"), Map.entry("adadelta", "Adadelta"),
-            Map.entry("adamax", "Adamax"), Map.entry("nadam", "Nadam"), Map.entry("ftrl", "Ftrl"),
-            Map.entry("lion", "Lion"), Map.entry("adafactor", "Adafactor"));
 
     /** What the code states about the model and its training, in file order. */
     static final class Found {
@@ -204,7 +197,7 @@ final class ModelCodeScanner {
             Matcher o = OPTIMIZER.matcher(s);
             if (o.find()) {
                 String name = o.group(1) != null ? o.group(1) : o.group(2);
-                found.optimizer = OPTIMIZERS.getOrDefault(name.toLowerCase(Locale.ROOT), name);
+                found.optimizer = OptimizerNames.normalise(name);
                 found.optimizerAt = at;
             }
         }

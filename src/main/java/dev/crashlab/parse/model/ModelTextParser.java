@@ -51,7 +51,9 @@ public final class ModelTextParser implements ArtifactParser {
         List<ConvDraft> fromCode = found.convs;
         if (found.mixedPolicy != null) {
             for (ConvDraft c : fromCode) {
-                if (c.inferred.contains("dtype") && !c.kind.startsWith("torch.")) {
+                // the policy applies to layers built after it is set
+                if (c.inferred.contains("dtype") && !c.kind.startsWith("torch.")
+                        && c.sources.get(0).line() > found.policyAt.line()) {
                     c.dtype = DtypeNames.normalise(found.mixedPolicy);
                     c.mixedPrecision = found.mixedPolicy;
                     c.sources.add(found.policyAt);

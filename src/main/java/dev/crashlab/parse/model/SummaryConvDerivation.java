@@ -1,6 +1,5 @@
 package dev.crashlab.parse.model;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
@@ -9,8 +8,8 @@ import java.util.List;
  * give: the kernel from {@code Param # = (prod(kernel) * in/groups + bias) * filters}, the data format from
  * where the channel count moves, the strides and padding from the input and output sizes.
  *
- * <p>NOTE: it assumes square (cubic) kernels, one group and dilation 1, and tries channels-last before
- * channels-first, bias before no bias, {@code same} before {@code valid}, smaller strides first; every field
+ * <p>NOTE: it assumes square (cubic) kernels, one group and dilation 1, and tries the table's format so far
+ * (else channels-last) before the other, bias before no bias, {@code same} before {@code valid}, smaller strides first; every field
  * it derives is named in the draft's {@code inferred}. Where no reading fits, the fields stay null.
  */
 final class SummaryConvDerivation {
@@ -22,22 +21,25 @@ final class SummaryConvDerivation {
 
     /**
      * Fills {@code d} (kind, rank, name and output shape set) from its {@code params} and the {@code input}
-     * shape (the previous row's output; null for a first row without an input row).
+     * shape (the previous row's output; null for a first row without an input row), trying
+     * {@code preferredFormat} (the format earlier rows of the table fitted; null for none) first.
      */
-    static void derive(ConvDraft d, Long params, List<Integer> input) {
+    static void derive(ConvDraft d, Long params, List<Integer> input, String preferredFormat) {
         List<Integer> output = d.outputShape;
         if (output == null || output.size() != d.rank + 2) {
             return;
         }
-        for (String format : List.of("channels_last", "channels_first")) {
+        List<String> formats = "channels_first".equals(preferredFormat)
+                ? List.of("channels_first", "channels_last") : List.of("channels_last", "channels_first");
+        for (String format : formats) {
             d.dataFormat = format;
             if (input != null && input.size() == output.size() ? fitWithInput(d, params, input) : fitWithoutInput(d, params)) {
                 d.inferred("dataFormat");
                 return;
             }
         }
-        // nothing fits: keep what the row says (filters in the default layout) and derive nothing else
-        d.dataFormat = "channels_last";
+        // nothing fits: keep what the row says (filters in the table's layout so far) and derive nothing else
+        d.dataFormat = formats.get(0);
         d.inferred("dataFormat");
         d.filters = d.depthwise() ? null : output.get(d.channelAxis(output));
         d.inChannels = null;
@@ -180,10 +182,5 @@ final class SummaryConvDerivation {
             }
         }
         d.inferred("kernel").inferred("strides").inferred("padding").inferred("dilation").inferred("groups");
-    }
-
-    /** A copy of {@code list}, for callers that keep a shape they may change. */
-    static List<Integer> copy(List<Integer> list) {
-        return list == null ? null : new ArrayList<>(list);
     }
 }

@@ -21,6 +21,7 @@ final class SummaryConvs {
         Map<String, List<Integer>> outputs = new HashMap<>();
         List<Integer> previous = null;
         boolean first = true;
+        String format = null;
         for (SummaryRow row : rows) {
             List<Integer> input = previous;
             if (!row.connectedTo().isEmpty()) {
@@ -40,7 +41,10 @@ final class SummaryConvs {
                 }
                 d.outputShape = row.outputShape() != null && row.outputShape().size() == kind.rank() + 2
                         ? row.outputShape() : null;
-                SummaryConvDerivation.derive(d, row.params(), input);
+                SummaryConvDerivation.derive(d, row.params(), input, format);
+                if (d.kernel != null) {
+                    format = d.dataFormat;
+                }
                 d.sources.add(row.source());
                 out.add(d);
             }
