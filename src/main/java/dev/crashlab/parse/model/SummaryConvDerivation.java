@@ -54,23 +54,21 @@ final class SummaryConvDerivation {
         if (cout == null || cin == null || cout == 0 || cin == 0) {
             return false;
         }
-        Integer kernelProduct = kernelProduct(d, params, cin, cout);
-        if (kernelProduct == null) {
-            return false;
-        }
-        Integer k = root(kernelProduct, d.rank);
-        if (k == null) {
-            return false;
-        }
-        List<Integer> kernel = Collections.nCopies(d.rank, k);
-        List<Integer> in = d.spatial(input);
-        List<Integer> out = d.spatial(output);
-        for (String padding : d.transposed() ? List.of("same", "valid") : List.of("same", "valid")) {
-            for (int s = 1; s <= MAX_STRIDE; s++) {
-                if (fits(d, in, out, k, s, padding)) {
-                    set(d, cin, cout, kernel, s, padding);
-                    d.inputShape = input;
-                    return true;
+        for (int bias = 1; bias >= 0; bias--) {
+            Integer kernelProduct = kernelProduct(d, params, cin, cout, bias);
+            Integer k = kernelProduct == null ? null : root(kernelProduct, d.rank);
+            if (k == null) {
+                continue;
+            }
+            List<Integer> in = d.spatial(input);
+            List<Integer> out = d.spatial(output);
+            for (String padding : List.of("same", "valid")) {
+                for (int s = 1; s <= MAX_STRIDE; s++) {
+                    if (fits(d, in, out, k, s, padding)) {
+                        set(d, cin, cout, Collections.nCopies(d.rank, k), s, padding);
+                        d.inputShape = input;
+                        return true;
+                    }
                 }
             }
         }
@@ -85,55 +83,52 @@ final class SummaryConvDerivation {
             return false;
         }
         for (int cin : new int[] {1, 3}) {
-            Integer kp = kernelProduct(d, params, cin, d.depthwise() ? cin : cout);
-            Integer k = kp == null ? null : root(kp, d.rank);
-            if (k != null && (!d.depthwise() || cout % cin == 0)) {
-                set(d, cin, cout, Collections.nCopies(d.rank, k), 1, "same");
-                List<Integer> spatial = d.spatial(output);
-                d.inputShape = d.shapeOf(output.get(0), cin, spatial);
-                d.inferred("inChannels").inferred("inputShape");
-                return true;
+            for (int bias = 1; bias >= 0; bias--) {
+                Integer kp = kernelProduct(d, params, cin, cout, bias);
+                Integer k = kp == null ? null : root(kp, d.rank);
+                if (k != null) {
+                    set(d, cin, cout, Collections.nCopies(d.rank, k), 1, "same");
+                    List<Integer> spatial = d.spatial(output);
+                    d.inputShape = d.shapeOf(output.get(0), cin, spatial);
+                    d.inferred("inChannels").inferred("inputShape");
+                    return true;
+                }
             }
         }
         return false;
     }
 
-    /** prod(kernel) from the parameter count, trying a bias first; null where no integer fits. */
-    private static Integer kernelProduct(ConvDraft d, Long params, int cin, int cout) {
+    /** prod(kernel) from the parameter count with ({@code bias} 1) or without (0) a bias; null where no integer fits. */
+    private static Integer kernelProduct(ConvDraft d, Long params, int cin, int cout, int bias) {
         if (params == null) {
             return null;
         }
-        for (int bias = 1; bias >= 0; bias--) {
-            long p = params;
-            long k;
-            if (d.depthwise()) {
-                // depthwise: K * cout weights (cout = cin * multiplier) + bias per output channel
-                if (cout % cin != 0 || p % cout != 0) {
-                    continue;
-                }
-                k = p / cout - bias;
-            } else if (d.kind.startsWith("Separable")) {
-                // separable with multiplier 1: K * cin depthwise + cin * cout pointwise + bias per output channel
-                long rest = p - (long) cin * cout - (long) bias * cout;
-                if (rest <= 0 || rest % cin != 0) {
-                    continue;
-                }
-                k = rest / cin;
-            } else {
-                if (p % cout != 0) {
-                    continue;
-                }
-                long perFilter = p / cout - bias;
-                if (perFilter <= 0 || perFilter % cin != 0) {
-                    continue;
-                }
-                k = perFilter / cin;
+        long p = params;
+        long k;
+        if (d.depthwise()) {
+            // depthwise: K * cout weights (cout = cin * multiplier) + bias per output channel
+            if (cout % cin != 0 || p % cout != 0) {
+                return null;
             }
-            if (k >= 1 && k <= Integer.MAX_VALUE) {
-                return (int) k;
+            k = p / cout - bias;
+        } else if (d.kind.startsWith("Separable")) {
+            // separable with multiplier 1: K * cin depthwise + cin * cout pointwise + bias per output channel
+            long rest = p - (long) cin * cout - (long) bias * cout;
+            if (rest <= 0 || rest % cin != 0) {
+                return null;
             }
+            k = rest / cin;
+        } else {
+            if (p % cout != 0) {
+                return null;
+            }
+            long perFilter = p / cout - bias;
+            if (perFilter <= 0 || perFilter % cin != 0) {
+                return null;
+            }
+            k = perFilter / cin;
         }
-        return null;
+        return k >= 1 && k <= Integer.MAX_VALUE ? Integer.valueOf((int) k) : null;
     }
 
     /** The integer r with r^rank = value, or null. */
