@@ -93,7 +93,7 @@ final class KerasModelGraph {
     private List<Integer> apply(JsonNode layer, List<List<Integer>> ins, boolean inputStated, String prefix, int depth) {
         String className = layer.path("class_name").asText(null);
         JsonNode cfg = layer.path("config");
-        if (CONTAINERS.contains(className) && isModel(layer)) {
+        if (className != null && CONTAINERS.contains(className) && isModel(layer)) {
             String name = layer.path("name").isTextual() ? layer.path("name").asText() : KerasConfig.text(cfg, "name");
             List<List<Integer>> outs = walk(layer, prefix + (name == null ? "" : name + "/"), ins, depth + 1);
             return outs.isEmpty() ? null : outs.get(0);
