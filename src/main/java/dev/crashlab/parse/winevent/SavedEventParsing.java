@@ -16,14 +16,24 @@ final class SavedEventParsing {
 
     private SavedEventParsing() {}
 
+    /**
+     * Tells whether a line met inside an open quoted field starts a new row instead: a header, or a row whose
+     * first field is unquoted (a line that begins by closing the quote, {@code ","153",...}, continues the field).
+     */
+    static boolean startsRow(String line, char delimiter) {
+        int first = line.indexOf(delimiter);
+        if (first <= 0 || line.substring(0, first).indexOf('"') >= 0) {
+            return false;
+        }
+        var f = SavedEventTable.split(line, delimiter);
+        return SavedEventTable.ofHeader(f) != null || SavedEventTable.looksLikeRow(f);
+    }
+
     static ParseResult parse(ParseInput input, char delimiter) throws IOException {
         ParseResult.Builder out = new ParseResult.Builder();
         try (BufferedReader text = input.openText()) {
             BoundedLineReader lines = new BoundedLineReader(text, MAX_LINE);
-            DelimitedRecordReader rows = new DelimitedRecordReader(lines, delimiter, line -> {
-                var f = SavedEventTable.split(line, delimiter);
-                return SavedEventTable.ofHeader(f) != null || SavedEventTable.looksLikeRow(f);
-            });
+            DelimitedRecordReader rows = new DelimitedRecordReader(lines, delimiter, line -> startsRow(line, delimiter));
             SavedEventTable table = null;
             int events = 0;
             int strayRows = 0;

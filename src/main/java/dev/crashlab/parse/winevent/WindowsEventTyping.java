@@ -41,6 +41,8 @@ public final class WindowsEventTyping {
     private static final Pattern GPU_ID = Pattern.compile("(?i)GPUID\\s*[:：]\\s*([0-9a-f]{1,16})");
     private static final Pattern BUGCHECK = Pattern.compile("(0x[0-9a-fA-F]{1,16})\\s*\\(([^)]{0,400})\\)");
     private static final Pattern DUMP = Pattern.compile("(?i)([A-Z]:\\\\[^\\s]{0,260}?\\.dmp)");
+    private static final Pattern REPORT_ID_INLINE = Pattern.compile(
+            "(?i)(?:Report Id|Berichts?-ID|ID de rapport|报告 ?ID)\\s*[:：]\\s*([0-9a-z][0-9a-z-]{0,63}[0-9a-z])");
     private static final Set<String> APP_IN_P1 = Set.of("appcrash", "bex", "bex64", "clr20r3", "moappcrash",
             "apphangb1", "apphangxproccycle", "apphangtransient", "moapphang");
 
@@ -338,7 +340,14 @@ public final class WindowsEventTyping {
                 }
             }
             if (e.data().isEmpty()) {
-                lines.stream().map(String::strip).filter(s -> !s.isEmpty()).limit(20).forEach(detail::add);
+                // only the message survived (a tab-delimited or bare copy): its lines are the insertion strings
+                for (String s : lines.stream().map(String::strip).filter(s -> !s.isEmpty()).limit(20).toList()) {
+                    if (device == null && s.startsWith("\\Device\\")) {
+                        device = s;
+                    } else {
+                        detail.add(s);
+                    }
+                }
             }
             String gpuId = null;
             String gpuLine = null;
@@ -400,8 +409,13 @@ public final class WindowsEventTyping {
                             }
                         }
                     }
-                    var m = labels(Set.of(MessageField.REPORT_ID));
-                    String report = first(data(3, "param3"), value(m, MessageField.REPORT_ID));
+                    String report = data(3, "param3");
+                    for (int i = 0; report == null && i < lines.size(); i++) {
+                        Matcher r = REPORT_ID_INLINE.matcher(lines.get(i));
+                        if (r.find()) {
+                            report = r.group(1);
+                        }
+                    }
                     if (report != null && report.endsWith(".")) {
                         report = report.substring(0, report.length() - 1);
                     }

@@ -197,7 +197,7 @@ class WindowsEventTypingTest {
                         + "0x0000000000000000, 0x0000000000000002). A dump was saved in: C:\\Windows\\MEMORY.DMP. "
                         + "Report Id: 0611")).get(0);
         assertThat(b).isEqualTo(new BugCheckEvent("0x00000116", List.of("0xffffe0012", "0xfffff80", "0x0000000000000000",
-                "0x0000000000000002"), "C:\\Windows\\MEMORY.DMP", null, AT));
+                "0x0000000000000002"), "C:\\Windows\\MEMORY.DMP", "0611", AT));
 
         WheaEvent w = (WheaEvent) WindowsEventTyping.typed(event("Microsoft-Windows-WHEA-Logger", 17, Map.of(),
                 "A corrected hardware error has occurred.\n\nComponent: PCI Express Root Port\nError Source: Advanced Error"
