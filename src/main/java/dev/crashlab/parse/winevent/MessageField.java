@@ -3,7 +3,6 @@ package dev.crashlab.parse.winevent;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -188,10 +187,5 @@ enum MessageField {
     /** Folds typographic apostrophes to ASCII so either spelling matches; keeps the length. */
     static String fold(String s) {
         return s.indexOf('’') < 0 ? s : s.replace('’', '\'');
-    }
-
-    @Override
-    public String toString() {
-        return name().toLowerCase(Locale.ROOT);
     }
 }

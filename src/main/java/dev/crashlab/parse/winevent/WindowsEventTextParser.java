@@ -14,7 +14,6 @@ import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -86,6 +85,10 @@ public final class WindowsEventTextParser implements ArtifactParser {
                 run.accept(cleaner.clean(lines.lineNumber(), raw));
             }
             run.finish();
+            if (run.events == 0 && lines.lineNumber() > 0) {
+                run.out.problem(new ParseProblem.MalformedInput(input.at(1, ""),
+                        "no event recognised (no details header, wevtutil or Format-List record, nor a known message)"));
+            }
             if (lines.replacements() > 0) {
                 run.out.problem(new ParseProblem.UnreadableText(input.path(),
                         lines.replacements() + " undecodable bytes replaced"));
@@ -399,9 +402,5 @@ public final class WindowsEventTextParser implements ArtifactParser {
 
     private static String first(String a, String b) {
         return a != null && !a.isBlank() ? a : b;
-    }
-
-    static String lower(String s) {
-        return s.toLowerCase(Locale.ROOT);
     }
 }

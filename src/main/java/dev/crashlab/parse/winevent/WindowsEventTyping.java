@@ -50,7 +50,7 @@ public final class WindowsEventTyping {
 
     /** Returns the typed facts of one event, each citing the event's own sources; empty when none apply. */
     public static List<Fact> typed(WindowsEvent e) {
-        return typed(e, EvidenceLocator.of(e));
+        return typed(e, EvidenceLocator.none());
     }
 
     /** Returns the typed facts of one event, each citing the line {@code at} finds for it (else the event's sources). */
