@@ -124,8 +124,8 @@ public final class SoftwareStack {
         if (!lib.equalsIgnoreCase("cudart") && !lib.equalsIgnoreCase("nvrtc")) {
             return digits.length() >= 3 ? digits.substring(0, digits.length() - 1) + "." + digits.charAt(digits.length() - 1) : digits;
         }
-        if (digits.length() == 2 && digits.charAt(0) >= '1' && Integer.parseInt(digits) >= 12) {
-            return digits; // cudart64_12.dll
+        if (digits.length() == 2 && digits.charAt(0) == '1' && digits.charAt(1) >= '2') {
+            return digits; // cudart64_12.dll: CUDA 12 and later name the major only
         }
         if (digits.length() >= 2) {
             return digits.substring(0, digits.length() - 1) + "." + digits.charAt(digits.length() - 1);
