@@ -6,21 +6,18 @@ import dev.crashlab.bundle.StagedFile;
 import dev.crashlab.bundle.UnpackLimits;
 import dev.crashlab.diagnose.DiagnosisInput;
 import dev.crashlab.diagnose.TextLine;
+import dev.crashlab.diagnose.TextLines;
 import dev.crashlab.fact.Fact;
 import dev.crashlab.fact.Facts;
 import dev.crashlab.parse.ArtifactFacts;
 import dev.crashlab.parse.ParseInput;
 import dev.crashlab.sniff.ArtifactSniffer;
-import dev.crashlab.sniff.ArtifactType;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Deque;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -30,13 +27,6 @@ import java.util.stream.Stream;
  * a server: what {@code diagnose} and {@code eval} feed the engine.
  */
 final class OfflineBundle {
-
-    /** Lines kept from the start of each text artifact. */
-    static final int HEAD_LINES = 2_000;
-    /** Lines kept from the end of each text artifact (where a crash's last words are). */
-    static final int TAIL_LINES = 20_000;
-    /** The longest line kept, in characters. */
-    static final int MAX_LINE = 4_000;
 
     private OfflineBundle() {}
 
@@ -72,9 +62,7 @@ final class OfflineBundle {
                 }
                 ParseInput input = new ParseInput(i.path(), sniffer.sniff(i.path(), i.file()), i.file());
                 facts.addAll(ArtifactFacts.of(input).facts());
-                if (input.type() != ArtifactType.BINARY && input.type() != ArtifactType.EVTX) {
-                    readLines(input, lines);
-                }
+                TextLines.read(input, lines);
             }
             return new DiagnosisInput(Facts.dedupe(facts), lines);
         } finally {
@@ -82,32 +70,6 @@ final class OfflineBundle {
                 left.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
-    }
-
-    // The head and the tail of a text artifact: errors sit at the end, versions at the start.
-    private static void readLines(ParseInput input, List<TextLine> out) {
-        List<TextLine> head = new ArrayList<>();
-        Deque<TextLine> tail = new ArrayDeque<>();
-        try (BufferedReader r = input.openText()) {
-            String line;
-            long n = 0;
-            while ((line = r.readLine()) != null) {
-                n++;
-                TextLine t = new TextLine(input.path(), n, line.length() > MAX_LINE ? line.substring(0, MAX_LINE) : line);
-                if (n <= HEAD_LINES) {
-                    head.add(t);
-                } else {
-                    tail.addLast(t);
-                    if (tail.size() > TAIL_LINES) {
-                        tail.removeFirst();
-                    }
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // an unreadable file contributes its facts (or its parse problem) only
-        }
-        out.addAll(head);
-        out.addAll(tail);
     }
 
     private static void addFolder(Path root, BundleUnpacker unpacker, List<Item> items) throws IOException, BundleRejectedException {

@@ -66,7 +66,7 @@ final class CudaVsFrameworkBuild implements CompatCheck {
         Expected exp = expected(s, data);
         List<Observed> present = s.cudaPresent();
         if (exp == null) {
-            return CompatOutcome.unknown(ID, "the bundle names no framework build or CUDA version it needs");
+            return noBuildFor(s, data);
         }
         if (present.isEmpty()) {
             // a failed load of another version than the build wants is itself a mismatch
@@ -85,6 +85,28 @@ final class CudaVsFrameworkBuild implements CompatCheck {
             }
         }
         return CompatOutcome.ok(ID, exp.why() + "; found CUDA " + present.getFirst().value(), concat(exp.facts(), present.getFirst().fact()));
+    }
+
+    /**
+     * Where TensorFlow ran but its version is not stated: a CUDA present that no TensorFlow release on this
+     * platform was built for (CUDA 10.2, say) is a mismatch whatever the version.
+     */
+    private static CompatOutcome noBuildFor(SoftwareStack s, CompatData data) {
+        Fact tf = s.tensorflowEvidence();
+        List<CsvTable.Row> rows = data.rows(CompatData.TENSORFLOW_BUILDS).stream()
+                .filter(r -> s.buildPlatform() == null || s.buildPlatform().equalsIgnoreCase(r.get("platform"))).toList();
+        if (tf == null || s.cudaPresent().isEmpty() || rows.isEmpty()) {
+            return CompatOutcome.unknown(ID, "the bundle names no framework build or CUDA version it needs");
+        }
+        Observed p = s.cudaPresent().getFirst();
+        for (CsvTable.Row r : rows) {
+            if (sameCuda(p.value(), r.get("cuda"))) {
+                return CompatOutcome.unknown(ID, "TensorFlow ran on CUDA " + p.value() + ", which some TF releases were built for; "
+                        + "the bundle does not say which TF version");
+            }
+        }
+        return CompatOutcome.mismatch(ID, "no TensorFlow release" + (s.buildPlatform() == null ? "" : " for " + s.buildPlatform())
+                + " was built for CUDA " + p.value() + " (" + describe(p) + ")", List.of(tf, p.fact()));
     }
 
     static String describe(Observed o) {

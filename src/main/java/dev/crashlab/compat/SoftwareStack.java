@@ -41,6 +41,7 @@ public final class SoftwareStack {
     private final List<GpuDevice> gpus = new ArrayList<>();
     private final List<Observed> pythons = new ArrayList<>();
     private final List<Observed> osFamilies = new ArrayList<>();
+    private Fact tensorflowTrace;
 
     private SoftwareStack(List<Fact> facts) {
         this.facts = List.copyOf(facts);
@@ -64,6 +65,9 @@ public final class SoftwareStack {
                 }
             }
             case LibraryLoadFailure l when l.library() != null -> readLibrary(l);
+            case dev.crashlab.fact.LogLine l when tensorflowTrace == null && mentionsTensorflow(l.origin()) -> tensorflowTrace = l;
+            case dev.crashlab.fact.PythonException e when tensorflowTrace == null
+                    && (mentionsTensorflow(e.type()) || e.frames().stream().anyMatch(fr -> mentionsTensorflow(fr.file()))) -> tensorflowTrace = e;
             case GpuDevice g -> {
                 gpus.add(g);
                 if (g.driverVersion() != null) {
@@ -120,13 +124,26 @@ public final class SoftwareStack {
         if (!lib.equalsIgnoreCase("cudart") && !lib.equalsIgnoreCase("nvrtc")) {
             return digits.length() >= 3 ? digits.substring(0, digits.length() - 1) + "." + digits.charAt(digits.length() - 1) : digits;
         }
-        if (digits.length() == 2 && digits.charAt(0) >= '1' && Integer.parseInt(digits) >= 12) {
-            return digits; // cudart64_12.dll
+        if (digits.length() == 2 && digits.charAt(0) == '1' && digits.charAt(1) >= '2') {
+            return digits; // cudart64_12.dll: CUDA 12 and later name the major only
         }
         if (digits.length() >= 2) {
             return digits.substring(0, digits.length() - 1) + "." + digits.charAt(digits.length() - 1);
         }
         return digits;
+    }
+
+    private static boolean mentionsTensorflow(String s) {
+        return s != null && s.toLowerCase(Locale.ROOT).matches(".*\\btensorflow(_core)?\\b.*");
+    }
+
+    /**
+     * A fact showing TensorFlow ran (a version, a TF log line, a TF frame or exception type) even where its
+     * version is not stated; null when nothing shows it.
+     */
+    public Fact tensorflowEvidence() {
+        Observed tf = framework("tensorflow");
+        return tf != null ? tf.fact() : tensorflowTrace;
     }
 
     private static String normaliseFramework(String f) {

@@ -27,8 +27,9 @@ final class DiagnosisRules {
         for (Rule r : rules) {
             try {
                 if (r.applies(ctx)) {
-                    ctx.log.add(r.name());
+                    long t0 = System.nanoTime();
                     r.apply(ctx);
+                    ctx.log.add(r.name() + " " + (System.nanoTime() - t0) / 1000 + " us");
                 }
             } catch (RuntimeException | StackOverflowError e) {
                 ctx.note("rule " + r.name() + " failed: " + e);

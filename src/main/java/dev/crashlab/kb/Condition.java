@@ -54,6 +54,10 @@ public sealed interface Condition {
 
         private boolean one(String v) {
             // dotted versions first (8.10 > 8.9, 450.80.02 > 450.80); plain numbers where a side is not one (-5, 1e3)
+            if (Versions.coarserThan(v, operand)) {
+                // "8" or "8.x" against "< 8.3": the value does not say which 8 it is, so the comparison cannot hold
+                return false;
+            }
             Integer c = Versions.compare(v, operand);
             BigDecimal a = Versions.number(v);
             BigDecimal b = Versions.number(operand);

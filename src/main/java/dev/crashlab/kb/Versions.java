@@ -57,6 +57,24 @@ public final class Versions {
         return 0;
     }
 
+    /**
+     * Tells whether {@code version} states fewer components than {@code operand} and agrees with it as far as
+     * it goes ({@code 8} or {@code 8.x} against {@code 8.3}): comparing them would guess.
+     */
+    public static boolean coarserThan(String version, String operand) {
+        int[] v = parse(version);
+        int[] o = parse(operand);
+        if (v == null || o == null || v.length >= o.length) {
+            return false;
+        }
+        for (int i = 0; i < v.length; i++) {
+            if (v[i] != o[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Tells whether {@code version} starts with every component of {@code prefix} ({@code 11.2.1} is within {@code 11.2}). */
     public static boolean within(String version, String prefix) {
         int[] v = parse(version);

@@ -70,9 +70,11 @@ public final class CompoundPartsFilter extends TokenFilter {
     }
 
     private void queueParts(String whole, int start) {
-        boolean signed = whole.startsWith("-") && whole.length() > 1 && Character.isDigit(whole.charAt(1));
+        if (whole.chars().noneMatch(Character::isLetter)) {
+            return; // numbers, versions, times and dates stay whole (NumberMaskFilter decides about them)
+        }
         Matcher sep = SEPARATORS.matcher(whole);
-        int from = signed ? 1 : 0;
+        int from = 0;
         boolean split = false;
         while (sep.find()) {
             if (sep.start() > from) {

@@ -44,15 +44,25 @@ import org.apache.lucene.store.ByteBuffersDirectory;
  */
 public final class KbIndex implements TextSimilarity {
 
-    private static final int MAX_QUERY_TERMS = 200; // x4 clauses each stays under Lucene's 1024-clause limit
+    private static final int MAX_QUERY_TERMS = 1000; // one clause each, under Lucene's 1024-clause limit
 
     private final Analyzer analyzer = new LogAnalyzer();
     private final KnowledgeBase kb;
     private final IndexSearcher searcher;
+    // per article, analysed once: its passages (for snippets) and its distinct terms (for typo highlighting)
+    private final Map<String, List<Snippets.Passage>> passages = new HashMap<>();
+    private final Map<String, Set<String>> articleTerms = new HashMap<>();
 
     private KbIndex(KnowledgeBase kb, IndexSearcher searcher) {
         this.kb = kb;
         this.searcher = searcher;
+        for (KbArticle a : kb.articles()) {
+            List<Snippets.Passage> ps = Snippets.passages(analyzer, a.title() + "\n\n" + a.body());
+            passages.put(a.id(), ps);
+            Set<String> terms = new java.util.HashSet<>();
+            ps.forEach(p -> p.tokens().forEach(t -> terms.add(t.term())));
+            articleTerms.put(a.id(), Set.copyOf(terms));
+        }
     }
 
     /** Builds the index of a knowledge base. */
@@ -68,6 +78,8 @@ public final class KbIndex implements TextSimilarity {
                     d.add(new TextField("body", a.body(), Field.Store.NO));
                     d.add(new TextField("literals", literals(a), Field.Store.NO));
                     d.add(new TextField("remedies", remedies(a), Field.Store.NO));
+                    // everything in one field: the similarity query needs one clause per term, not four
+                    d.add(new TextField("all", a.title() + "\n" + literals(a) + "\n" + a.body() + "\n" + remedies(a), Field.Store.NO));
                     w.addDocument(d);
                 }
             }
@@ -133,8 +145,8 @@ public final class KbIndex implements TextSimilarity {
     }
 
     /**
-     * Searches the KB: every analysed query term on title (x3), matcher literals (x2), body and remedies, plus
-     * a fuzzy variant (1 edit from 4 letters, 2 from 8) for typos.
+     * Searches the KB: every analysed query term on title (x3), matcher literals (x2), body and remedies; a term
+     * the KB does not contain also matches fuzzily (1 edit from 4 letters, 2 from 8), for typos.
      */
     public List<KbHit> search(String q, int max) {
         Set<String> terms = terms(q == null ? "" : q, 32);
@@ -142,17 +154,23 @@ public final class KbIndex implements TextSimilarity {
             return List.of();
         }
         BooleanQuery.Builder b = new BooleanQuery.Builder();
-        for (String t : terms) {
-            b.add(termQuery(t, true), BooleanClause.Occur.SHOULD);
-        }
+        Set<String> unknown = new LinkedHashSet<>();
         try {
+            for (String t : terms) {
+                // only a word the KB does not contain can be a typo; fuzzy matching the others would cost and blur
+                boolean known = searcher.getIndexReader().docFreq(new Term("all", t)) > 0;
+                if (!known) {
+                    unknown.add(t);
+                }
+                b.add(termQuery(t, !known), BooleanClause.Occur.SHOULD);
+            }
             TopDocs top = searcher.search(b.build(), max);
             List<KbHit> hits = new ArrayList<>();
             Set<String> expanded = new LinkedHashSet<>(terms);
             for (ScoreDoc sd : top.scoreDocs) {
                 String id = searcher.storedFields().document(sd.doc).get("id");
                 KbArticle a = kb.article(id).orElseThrow();
-                List<String> snippets = Snippets.best(analyzer, a.title() + "\n\n" + a.body(), fuzzyExpand(expanded, a), 2);
+                List<String> snippets = Snippets.best(passages.get(id), fuzzyExpand(expanded, unknown, id), 2);
                 hits.add(new KbHit(id, a.title(), a.category(), sd.score, snippets));
             }
             return hits;
@@ -162,10 +180,13 @@ public final class KbIndex implements TextSimilarity {
     }
 
     // The query's terms plus the article's own words within the fuzzy distance of one, so typos highlight too.
-    private Set<String> fuzzyExpand(Set<String> terms, KbArticle a) {
+    private Set<String> fuzzyExpand(Set<String> terms, Set<String> unknown, String id) {
         Set<String> out = new LinkedHashSet<>(terms);
-        for (String w : terms(a.title() + "\n" + a.body(), 5000)) {
-            for (String t : terms) {
+        if (unknown.isEmpty()) {
+            return out;
+        }
+        for (String w : articleTerms.get(id)) {
+            for (String t : unknown) {
                 int edits = maxEdits(t);
                 if (edits > 0 && Math.abs(w.length() - t.length()) <= edits && distance(w, t) <= edits) {
                     out.add(w);
@@ -205,8 +226,7 @@ public final class KbIndex implements TextSimilarity {
         b.add(new TermQuery(new Term("body", t)), BooleanClause.Occur.SHOULD);
         b.add(new BoostQuery(new TermQuery(new Term("remedies", t)), 0.5f), BooleanClause.Occur.SHOULD);
         if (fuzzy && maxEdits(t) > 0) {
-            b.add(new BoostQuery(new FuzzyQuery(new Term("body", t), maxEdits(t), 1), 0.3f), BooleanClause.Occur.SHOULD);
-            b.add(new BoostQuery(new FuzzyQuery(new Term("title", t), maxEdits(t), 1), 0.6f), BooleanClause.Occur.SHOULD);
+            b.add(new BoostQuery(new FuzzyQuery(new Term("all", t), maxEdits(t), 1), 0.5f), BooleanClause.Occur.SHOULD);
         }
         return b.build();
     }
@@ -220,7 +240,7 @@ public final class KbIndex implements TextSimilarity {
         }
         BooleanQuery.Builder b = new BooleanQuery.Builder();
         for (String t : terms) {
-            b.add(termQuery(t, false), BooleanClause.Occur.SHOULD);
+            b.add(new TermQuery(new Term("all", t)), BooleanClause.Occur.SHOULD);
         }
         try {
             TopDocs top = searcher.search(b.build(), Math.max(1, kb.articles().size()));

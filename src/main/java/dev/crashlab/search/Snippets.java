@@ -21,44 +21,64 @@ final class Snippets {
 
     private Snippets() {}
 
-    /** Up to {@code max} passages (paragraph lines) with the matched words in {@code <mark>}, best first. */
-    static List<String> best(Analyzer analyzer, String text, Set<String> terms, int max) {
-        record Scored(String html, int hits, int order) {}
-        List<Scored> scored = new ArrayList<>();
-        int order = 0;
+    /** One analysed token of a passage: its term and where it lies in the passage. */
+    record Token(String term, int start, int end) {}
+
+    /** One passage (a paragraph or list item) of an article, analysed once when the index is built. */
+    record Passage(String text, List<Token> tokens) {}
+
+    /** Splits an article into passages and analyses each. */
+    static List<Passage> passages(Analyzer analyzer, String text) {
+        List<Passage> out = new ArrayList<>();
         for (String passage : text.split("\\n\\s*\\n|\\n(?=\\s*[-*#|])")) {
             String p = passage.strip().replaceAll("\\s+", " ");
             if (p.isEmpty()) {
                 continue;
             }
-            List<int[]> spans = matches(analyzer, p, terms);
+            List<Token> tokens = new ArrayList<>();
+            try (TokenStream ts = analyzer.tokenStream("body", p)) {
+                CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+                OffsetAttribute off = ts.addAttribute(OffsetAttribute.class);
+                ts.reset();
+                while (ts.incrementToken()) {
+                    tokens.add(new Token(term.toString(), off.startOffset(), off.endOffset()));
+                }
+                ts.end();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            out.add(new Passage(p, List.copyOf(tokens)));
+        }
+        return List.copyOf(out);
+    }
+
+    /** Up to {@code max} passages with the matched words in {@code <mark>}, most distinct matches first. */
+    static List<String> best(List<Passage> passages, Set<String> terms, int max) {
+        record Scored(String html, int hits, int order) {}
+        List<Scored> scored = new ArrayList<>();
+        int order = 0;
+        for (Passage p : passages) {
+            List<int[]> spans = matches(p, terms);
             if (!spans.isEmpty()) {
-                scored.add(new Scored(mark(p, spans), (int) spans.stream().map(s -> p.substring(s[0], s[1]).toLowerCase()).distinct().count(), order++));
+                scored.add(new Scored(mark(p.text(), spans),
+                        (int) spans.stream().map(s -> p.text().substring(s[0], s[1]).toLowerCase()).distinct().count(), order++));
             }
         }
         scored.sort(Comparator.comparingInt((Scored s) -> -s.hits()).thenComparingInt(Scored::order));
         return scored.stream().limit(max).map(Scored::html).toList();
     }
 
-    private static List<int[]> matches(Analyzer analyzer, String text, Set<String> terms) {
+    private static List<int[]> matches(Passage p, Set<String> terms) {
         List<int[]> spans = new ArrayList<>();
-        try (TokenStream ts = analyzer.tokenStream("body", text)) {
-            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-            OffsetAttribute off = ts.addAttribute(OffsetAttribute.class);
-            ts.reset();
-            while (ts.incrementToken()) {
-                if (terms.contains(term.toString())) {
-                    int[] span = {off.startOffset(), off.endOffset()};
-                    // a compound and its parts share offsets; keep the widest, non-overlapping
-                    spans.removeIf(s -> s[0] >= span[0] && s[1] <= span[1]);
-                    if (spans.stream().noneMatch(s -> s[0] <= span[0] && s[1] >= span[1])) {
-                        spans.add(span);
-                    }
+        for (Token t : p.tokens()) {
+            if (terms.contains(t.term())) {
+                int[] span = {t.start(), t.end()};
+                // a compound and its parts share offsets; keep the widest, non-overlapping
+                spans.removeIf(s -> s[0] >= span[0] && s[1] <= span[1]);
+                if (spans.stream().noneMatch(s -> s[0] <= span[0] && s[1] >= span[1])) {
+                    spans.add(span);
                 }
             }
-            ts.end();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
         spans.sort(Comparator.comparingInt(s -> s[0]));
         return spans;
