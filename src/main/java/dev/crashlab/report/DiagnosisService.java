@@ -16,6 +16,7 @@ import dev.crashlab.parse.ParseInput;
 import dev.crashlab.sniff.ArtifactType;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.transaction.Transactional;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -65,15 +66,19 @@ public class DiagnosisService {
         }
     }
 
-    /** Computes and stores the diagnosis of a new bundle; a failure is logged, never fails the upload (the next read retries). */
-    @Transactional
+    /**
+     * Computes and stores the diagnosis of a new bundle in its own transaction; a failure (even at commit) is
+     * logged and never fails the upload: the first read computes it again.
+     */
     public void computeQuietly(long bundleId) {
         try {
-            Optional<BundleView> bundle = bundles.find(bundleId);
-            if (bundle.isPresent()) {
-                KnowledgeService.Loaded kb = knowledge.current();
-                store(bundleId, compute(bundle.get(), kb), kb.source().kb().fingerprint(), BundleDiagnosis.findById(bundleId));
-            }
+            QuarkusTransaction.requiringNew().run(() -> {
+                Optional<BundleView> bundle = bundles.find(bundleId);
+                if (bundle.isPresent()) {
+                    KnowledgeService.Loaded kb = knowledge.current();
+                    store(bundleId, compute(bundle.get(), kb), kb.source().kb().fingerprint(), BundleDiagnosis.findById(bundleId));
+                }
+            });
         } catch (RuntimeException e) {
             LOG.warnf(e, "diagnosis of bundle %d failed; it will be computed when first read", bundleId);
         }
