@@ -97,15 +97,17 @@ function safeHref(href: string): string | null {
   return null;
 }
 
-const INLINE = /(`+)([\s\S]*?[^`])\1(?!`)|\*\*([^*]+?)\*\*|__([^_]+?)__|\*([^*\s][^*]*?)\*|(?<![\w])_([^_\s][^_]*?)_(?![\w])|\[([^\]]+)\]\(([^)\s]+)(?:\s+"[^"]*")?\)|<(https?:\/\/[^>\s]+)>/g;
+const INLINE_SOURCE = /(`+)([\s\S]*?[^`])\1(?!`)|\*\*([^*]+?)\*\*|__([^_]+?)__|\*([^*\s][^*]*?)\*|(?<![\w])_([^_\s][^_]*?)_(?![\w])|\[([^\]]+)\]\(([^)\s]+)(?:\s+"[^"]*")?\)|<(https?:\/\/[^>\s]+)>/g;
 
 /** Renders inline Markdown (code, bold, italics, links) as React nodes. */
 export function inline(text: string, keyPrefix = 'i'): ReactNode[] {
   const out: ReactNode[] = [];
   let last = 0;
   let n = 0;
-  INLINE.lastIndex = 0;
-  for (let m = INLINE.exec(text); m; m = INLINE.exec(text)) {
+  // a fresh regex per call: inline() recurses (bold inside a link...), and a shared global regex's
+  // lastIndex would be reset by the inner call, making the outer loop start over forever
+  const re = new RegExp(INLINE_SOURCE.source, 'g');
+  for (let m = re.exec(text); m; m = re.exec(text)) {
     if (m.index > last) out.push(text.slice(last, m.index));
     const key = `${keyPrefix}-${n++}`;
     if (m[1]) out.push(<code key={key}>{m[2]}</code>);
