@@ -26,7 +26,8 @@ class CpuConvBackendTest {
             int rank = 1 + r.nextInt(3);
             int groups = 1 + r.nextInt(3);
             int c = groups * (1 + r.nextInt(3));
-            int k = groups * (1 + r.nextInt(3));
+            // half the cases have multiples of 4 output channels per group: the blocked forward pass's path
+            int k = groups * (1 + r.nextInt(3)) * (r.nextBoolean() ? CpuConvBackend.BLOCK : 1);
             int[] in = new int[rank];
             int[] kernel = new int[rank];
             int[] stride = new int[rank];
@@ -139,11 +140,13 @@ class CpuConvBackendTest {
         int transposed = 0;
         int grouped = 0;
         int[] ranks = new int[4];
+        int blocked = 0;
         for (int i = 0; i < 300; i++) {
             ConvProblem p = randomProblem(r, i);
             transposed += p.transposed() ? 1 : 0;
             grouped += p.groups() > 1 ? 1 : 0;
             ranks[p.rank()]++;
+            blocked += p.outChannels() / p.groups() % CpuConvBackend.BLOCK == 0 ? 1 : 0;
             float[] x = random(r, p.inputElements());
             float[] w = random(r, p.filterElements());
             float[] dy = random(r, p.outputElements());
@@ -171,6 +174,7 @@ class CpuConvBackendTest {
         assertThat(grouped).as("seed " + seed).isGreaterThan(100);
         assertThat(ranks[1]).as("seed " + seed).isGreaterThan(50);
         assertThat(ranks[3]).as("seed " + seed).isGreaterThan(50);
+        assertThat(blocked).as("seed " + seed).isGreaterThan(100);
     }
 
     @Test
