@@ -12,7 +12,8 @@ import java.util.SplittableRandom;
  *
  * <p>NOTE: a layer that runs out of memory does not stop the replay (the next layer may fit, and the triager
  * wants to know which do); a device error does, since a GPU context is unusable after most of them, and the
- * layers after it are reported as skipped. The same seed gives the same inputs on every backend.
+ * layers after it are reported as skipped. The same seed gives the same inputs on every backend. Only GPU
+ * backends are flagged for the Windows TDR limit.
  */
 public final class Replay {
 
@@ -231,8 +232,10 @@ public final class Replay {
 
         private ReplayResult.LayerResult done(ReplayResult.LayerStatus status, String error, String message) {
             ReplayResult.PassTimes times = new ReplayResult.PassTimes(fwd, bwdData, bwdFilter);
+            // the watchdog guards a GPU's display driver: a slow CPU pass says nothing about it
+            boolean tdr = !backend.name().equals("cpu") && times.longest() > ReplayResult.TDR_LIMIT_MS;
             return new ReplayResult.LayerResult(p.name(), p.toString(), status, peak, times,
-                    maxError < 0 ? null : maxError, times.longest() > ReplayResult.TDR_LIMIT_MS, error, message);
+                    maxError < 0 ? null : maxError, tdr, error, message);
         }
     }
 }

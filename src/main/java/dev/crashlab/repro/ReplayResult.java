@@ -71,7 +71,7 @@ public record ReplayResult(Status status, String backend, String device, String 
      * @param kernelMs the time of each pass that ran
      * @param maxAbsError the largest difference of a sampled output from the oracle, over all passes; null when
      *     no pass finished
-     * @param tdrRisk whether a pass took longer than {@link #TDR_LIMIT_MS}
+     * @param tdrRisk whether a pass took longer than {@link #TDR_LIMIT_MS} on a GPU backend (never for {@code cpu})
      * @param error the device error's or out-of-memory's name ({@code CUDA_ERROR_OUT_OF_MEMORY}), or null
      * @param message the failure in words, or null
      */
