@@ -3,6 +3,7 @@ import { ApiError, deleteBundle, getBundle, getBundleFacts, type Artifact, type 
 import { ArtifactViewer } from '../components/ArtifactViewer.tsx';
 import { EnvironmentPanel, type FactsState } from '../components/EnvironmentPanel.tsx';
 import { FactsSection } from '../components/FactsSection.tsx';
+import { DiagnosisReport } from '../components/DiagnosisReport.tsx';
 import type { SourceJump } from '../components/SourceLink.tsx';
 import { ErrorAlert, Hash, Loading, StatusBadge, Time, useTitle } from '../components/common.tsx';
 import { formatBytes, plural } from '../format.ts';
@@ -171,6 +172,8 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
         </div>
       </dl>
       {bundle.notes && <p className="notes">{bundle.notes}</p>}
+
+      <DiagnosisReport bundleId={bundle.id} jump={jump} />
 
       <EnvironmentPanel state={facts} jump={jump} onRetry={() => setFactsReload((n) => n + 1)} />
 
