@@ -47,7 +47,7 @@ final class FactsCommand implements Callable<Integer> {
     picocli.CommandLine.Model.CommandSpec spec;
 
     /** One file of the bundle being parsed. */
-    private record Item(String path, Path file) {}
+    record Item(String path, Path file) {}
 
     @Override
     public Integer call() throws IOException {
@@ -62,18 +62,7 @@ final class FactsCommand implements Callable<Integer> {
         Path staging = Files.createTempDirectory("crashlab-facts-");
         ArtifactSniffer sniffer = new ArtifactSniffer();
         try (BundleUnpacker unpacker = new BundleUnpacker(UnpackLimits.defaults(), staging.resolve("files"))) {
-            List<Item> items = new ArrayList<>();
-            boolean single = paths.size() == 1;
-            for (Path p : paths) {
-                if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-                    addFolder(p, unpacker, items);
-                } else {
-                    unpacker.add(p.getFileName().toString(), p, single);
-                }
-            }
-            for (StagedFile s : unpacker.files()) {
-                items.add(new Item(s.path(), s.file()));
-            }
+            List<Item> items = items(paths, unpacker);
             List<ArtifactFacts> results = new ArrayList<>();
             long started = System.nanoTime();
             long bytes = 0;
@@ -104,6 +93,23 @@ final class FactsCommand implements Callable<Integer> {
                 left.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
+    }
+
+    /** Every file of the bundle {@code paths} make, archives unpacked by {@code unpacker} (repro reads bundles so too). */
+    static List<Item> items(List<Path> paths, BundleUnpacker unpacker) throws IOException, BundleRejectedException {
+        List<Item> items = new ArrayList<>();
+        boolean single = paths.size() == 1;
+        for (Path p : paths) {
+            if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                addFolder(p, unpacker, items);
+            } else {
+                unpacker.add(p.getFileName().toString(), p, single);
+            }
+        }
+        for (StagedFile s : unpacker.files()) {
+            items.add(new Item(s.path(), s.file()));
+        }
+        return items;
     }
 
     // The high-water mark of every heap pool: what streaming must keep small whatever the file size.
