@@ -30,7 +30,19 @@ final class BinXmlExpander {
         }
         for (BinXmlNode node : nodes) {
             switch (node) {
-                case BinXmlNode.Element e -> parent.addChild(element(e, values, depth));
+                case BinXmlNode.Element e -> {
+                    EvtxValue array = arrayContent(e, values);
+                    if (array == null) {
+                        parent.addChild(element(e, values, depth));
+                    } else {
+                        // Windows writes an array filling an element as that element repeated, once per item
+                        for (String item : array.items()) {
+                            EvtxElement one = element(new BinXmlNode.Element(e.name(), e.attributes(), List.of()), values, depth);
+                            one.addText(item);
+                            parent.addChild(one);
+                        }
+                    }
+                }
                 case BinXmlNode.Text t -> parent.addText(t.text());
                 case BinXmlNode.Markup m -> parent.addMarkup(m);
                 case BinXmlNode.Substitution s -> {
@@ -44,6 +56,16 @@ final class BinXmlExpander {
                 case BinXmlNode.TemplateInstance ti -> expand(ti.definition().nodes(), ti.values(), parent, depth + 1);
             }
         }
+    }
+
+    // The array value that is an element's only content, or null.
+    private EvtxValue arrayContent(BinXmlNode.Element e, List<EvtxValue> values) {
+        if (e.children().size() == 1 && e.children().getFirst() instanceof BinXmlNode.Substitution s
+                && s.index() < values.size()) {
+            EvtxValue v = values.get(s.index());
+            return v.items() != null && !v.items().isEmpty() ? v : null;
+        }
+        return null;
     }
 
     private EvtxElement element(BinXmlNode.Element e, List<EvtxValue> values, int depth) throws EvtxFormatException {

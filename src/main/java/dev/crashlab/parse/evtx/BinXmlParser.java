@@ -337,7 +337,14 @@ final class BinXmlParser {
             return new EvtxValue(type, "", nodes);
         }
         int before = badText[0];
-        String text = EvtxValues.render(b.array(), type, offset, size, badText);
+        List<String> items = null;
+        String text;
+        if ((type & BinXmlValueType.ARRAY) != 0) {
+            items = EvtxValues.items(b.array(), type, offset, size, badText);
+            text = items == null ? null : String.join(EvtxValues.ARRAY_SEPARATOR, items);
+        } else {
+            text = EvtxValues.render(b.array(), type, offset, size, badText);
+        }
         if (text == null) {
             notes.add("substitution value " + index + " (" + BinXmlValueType.name(type) + ", " + size
                     + " bytes) at 0x" + Integer.toHexString(offset) + " is malformed; rendered as hex");
@@ -347,6 +354,6 @@ final class BinXmlParser {
             notes.add("substitution value " + index + " at 0x" + Integer.toHexString(offset)
                     + " holds unpaired UTF-16 surrogates; replaced with U+FFFD");
         }
-        return new EvtxValue(type, text, null);
+        return new EvtxValue(type, text, null, items);
     }
 }

@@ -132,17 +132,27 @@ final class EvtxChunk {
             int n = (int) size;
             long copy = bytes.u32(off + n - 4);
             if (copy != size) {
+                // the trailing copy is damaged but the record may not be: try it, and report either way
+                List<EvtxProblem> held = new ArrayList<>(1);
+                EvtxRecord r = read(off, n, number, held::add);
+                next = resync(off + 4);
+                if (r != null) {
+                    problem(EvtxProblem.Kind.RECORD_DAMAGED, number, fileOffset + off, "record size " + size
+                            + " does not match its trailing copy " + copy + "; the record itself reads");
+                    held.forEach(problems);
+                    return r;
+                }
                 recordsLost++;
                 problem(EvtxProblem.Kind.RECORD_LOST, number, fileOffset + off, "record size " + size
-                        + " does not match its trailing copy " + copy + "; skipping to the next record");
-                next = resync(off + 4);
+                        + " does not match its trailing copy " + copy + ", and " + held.getLast().detail());
                 continue;
             }
             next = off + n;
-            EvtxRecord r = read(off, n, number);
+            EvtxRecord r = read(off, n, number, problems);
             if (r != null) {
                 return r;
             }
+            recordsLost++;
         }
         return null;
     }
@@ -161,7 +171,7 @@ final class EvtxChunk {
         return -1;
     }
 
-    private EvtxRecord read(int off, int size, long number) {
+    private EvtxRecord read(int off, int size, long number, Consumer<EvtxProblem> sink) {
         List<String> notes = new ArrayList<>(0);
         BinXmlParser parser = new BinXmlParser(bytes, names, templates, notes);
         try {
@@ -181,12 +191,11 @@ final class EvtxChunk {
                 notes.add(parser.badTextCount() + " unpaired UTF-16 surrogate(s) replaced with U+FFFD");
             }
             for (String note : notes) {
-                problem(EvtxProblem.Kind.RECORD_DAMAGED, number, fileOffset + off, note);
+                sink.accept(new EvtxProblem(EvtxProblem.Kind.RECORD_DAMAGED, index, number, fileOffset + off, note));
             }
             return EvtxRecord.of(event, number, index, fileOffset + off, written);
         } catch (EvtxFormatException e) {
-            recordsLost++;
-            problem(EvtxProblem.Kind.RECORD_LOST, number, fileOffset + off, e.getMessage());
+            sink.accept(new EvtxProblem(EvtxProblem.Kind.RECORD_LOST, index, number, fileOffset + off, e.getMessage()));
             return null;
         }
     }

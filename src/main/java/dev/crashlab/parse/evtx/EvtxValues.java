@@ -2,6 +2,9 @@ package dev.crashlab.parse.evtx;
 
 import static dev.crashlab.parse.evtx.BinXmlValueType.*;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Renders substitution values of every BinXML value type as text, the way Windows writes them in event XML
  * (decimal integers, {@code 0x}-prefixed hex types, upper-case GUIDs in braces, SIDs as {@code S-1-...},
@@ -21,7 +24,8 @@ final class EvtxValues {
      */
     static String render(byte[] buf, int type, int offset, int size, int[] badText) {
         if ((type & ARRAY) != 0) {
-            return array(buf, type & ~ARRAY, offset, size, badText);
+            List<String> items = items(buf, type, offset, size, badText);
+            return items == null ? null : String.join(ARRAY_SEPARATOR, items);
         }
         return switch (type) {
             case NULL -> "";
@@ -61,55 +65,46 @@ final class EvtxValues {
         };
     }
 
-    private static String array(byte[] buf, int base, int offset, int size, int[] badText) {
-        StringBuilder sb = new StringBuilder();
+    /** Returns the elements of an array value, or null when its size does not fit the element type. */
+    static List<String> items(byte[] buf, int type, int offset, int size, int[] badText) {
+        int base = type & ~ARRAY;
+        List<String> out = new ArrayList<>();
         if (base == STRING) {
             // NUL-terminated UTF-16 strings one after another
             int chars = size / 2;
             int start = 0;
             for (int i = 0; i < chars; i++) {
                 if (buf[offset + 2 * i] == 0 && buf[offset + 2 * i + 1] == 0) {
-                    if (!sb.isEmpty()) {
-                        sb.append(ARRAY_SEPARATOR);
-                    }
-                    sb.append(Utf16Text.decode(buf, offset + 2 * start, i - start, badText));
+                    out.add(Utf16Text.decode(buf, offset + 2 * start, i - start, badText));
                     start = i + 1;
                 }
             }
             if (start < chars) {
-                if (!sb.isEmpty()) {
-                    sb.append(ARRAY_SEPARATOR);
-                }
-                sb.append(Utf16Text.decode(buf, offset + 2 * start, chars - start, badText));
+                out.add(Utf16Text.decode(buf, offset + 2 * start, chars - start, badText));
             }
-            return sb.toString();
+            return out;
         }
         if (base == ANSI_STRING) {
             int start = 0;
-            for (int i = 0; i <= size; i++) {
-                if (i == size || buf[offset + i] == 0) {
-                    if (i > start) {
-                        if (!sb.isEmpty()) {
-                            sb.append(ARRAY_SEPARATOR);
-                        }
-                        sb.append(ansi(buf, offset + start, i - start));
-                    }
+            for (int i = 0; i < size; i++) {
+                if (buf[offset + i] == 0) {
+                    out.add(ansi(buf, offset + start, i - start));
                     start = i + 1;
                 }
             }
-            return sb.toString();
+            if (start < size) {
+                out.add(ansi(buf, offset + start, size - start));
+            }
+            return out;
         }
         int fixed = base == SIZE_T ? 8 : fixedSize(base);
         if (fixed == 0 || size % fixed != 0) {
             return null;
         }
         for (int o = offset; o < offset + size; o += fixed) {
-            if (o > offset) {
-                sb.append(ARRAY_SEPARATOR);
-            }
-            sb.append(base == SIZE_T ? "0x" + Long.toHexString(i64(buf, o)) : scalar(buf, base, o));
+            out.add(base == SIZE_T ? "0x" + Long.toHexString(i64(buf, o)) : scalar(buf, base, o));
         }
-        return sb.toString();
+        return out;
     }
 
     private static String ansi(byte[] buf, int offset, int size) {
