@@ -52,14 +52,15 @@ final class EvtxNameCache {
     }
 
     // Names become element and attribute names in our XML: anything else would make it malformed.
+    // NOTE: ASCII only; Windows writes no other names, and XML parsers disagree on non-ASCII name characters.
     private static boolean isXmlName(String s) {
         if (s.isEmpty()) {
             return false;
         }
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            boolean ok = Character.isLetter(c) || c == '_' || c == ':'
-                    || (i > 0 && (Character.isDigit(c) || c == '-' || c == '.' || c == '\u00b7'));
+            boolean ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'
+                    || (i > 0 && ((c >= '0' && c <= '9') || c == '-' || c == '.'));
             if (!ok) {
                 return false;
             }

@@ -20,6 +20,8 @@ public record EvtxProblem(Kind kind, int chunk, long record, long fileOffset, St
         FILE_CHECKSUM(false),
         /** A chunk's header is unreadable (bad magic, truncated): all its records are lost. */
         CHUNK_LOST(true),
+        /** A chunk slot the file header counts as in use is all zeros (wiped, or never flushed). */
+        CHUNK_EMPTY(false),
         /** A chunk's header or records CRC32 does not match; its records are still read, each checked. */
         CHUNK_CHECKSUM(false),
         /** One record could not be read (bad size, bad BinXML, incomplete template, ...). */

@@ -79,6 +79,12 @@ public final class EvtxReader implements Iterator<EvtxRecord>, Closeable {
             problem(EvtxProblem.Kind.FILE_CHECKSUM, 124, "file header CRC32 is 0x" + Long.toHexString(header.storedChecksum())
                     + ", computed 0x" + Long.toHexString(header.computedChecksum()));
         }
+        long slots = (fileSize - EvtxFileHeader.BLOCK_SIZE + EvtxChunkHeader.CHUNK_SIZE - 1) / EvtxChunkHeader.CHUNK_SIZE;
+        if (header.chunkCount() > Math.max(slots, 0)) {
+            problem(new EvtxProblem(EvtxProblem.Kind.CHUNK_LOST, -1, -1, fileSize, "the file header counts "
+                    + header.chunkCount() + " chunks, but the file ends after " + Math.max(slots, 0) + " (cut off at "
+                    + fileSize + " bytes)"));
+        }
         if (header.majorVersion() != 3 || header.headerBlockSize() != EvtxFileHeader.BLOCK_SIZE) {
             problem(EvtxProblem.Kind.FILE_HEADER, 36, "unexpected version " + header.majorVersion() + "." + header.minorVersion()
                     + " or header block size " + header.headerBlockSize() + "; reading chunks from 0x1000 anyway");
@@ -145,9 +151,13 @@ public final class EvtxReader implements Iterator<EvtxRecord>, Closeable {
             int length = (int) Math.min(EvtxChunkHeader.CHUNK_SIZE, fileSize - at);
             nextChunkOffset += EvtxChunkHeader.CHUNK_SIZE;
             chunkIndex++;
-            chunk = EvtxChunk.open(read(at, length), chunkIndex, at, this::problem);
+            byte[] buf = read(at, length);
+            chunk = EvtxChunk.open(buf, chunkIndex, at, this::problem);
             if (chunk != null) {
                 chunksRead++;
+            } else if (header != null && chunkIndex < header.chunkCount() && EvtxChunk.allZero(buf, 0, buf.length)) {
+                problem(new EvtxProblem(EvtxProblem.Kind.CHUNK_EMPTY, chunkIndex, -1, at, "chunk slot is all zeros, though the file header counts "
+                        + header.chunkCount() + " chunks"));
             }
         }
         return null;

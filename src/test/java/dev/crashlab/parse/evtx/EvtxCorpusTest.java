@@ -413,7 +413,14 @@ class EvtxCorpusTest {
         try {
             DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
             f.setNamespaceAware(true);
-            f.newDocumentBuilder().parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+            var builder = f.newDocumentBuilder();
+            builder.setErrorHandler(new org.xml.sax.helpers.DefaultHandler() {
+                @Override
+                public void fatalError(org.xml.sax.SAXParseException e) throws org.xml.sax.SAXException {
+                    throw e; // quietly: the caller reports
+                }
+            });
+            builder.parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
             return true;
         } catch (Exception e) {
             return false;
