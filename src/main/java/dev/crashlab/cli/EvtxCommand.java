@@ -35,8 +35,46 @@ final class EvtxCommand implements Callable<Integer> {
     @Option(names = "--problems", description = "print each problem (what, chunk, record, offset, why) to stderr")
     boolean problems;
 
+    @Option(names = "--bench", hidden = true, paramLabel = "SECONDS",
+            description = "read FILE over and over in-process for SECONDS after a warm-up; print records/s (scripts/bench evtx)")
+    double benchSeconds;
+
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
+
+    // The in-process warm loop: what the reader itself costs once the JIT has compiled it.
+    private int bench(PrintWriter err) {
+        try {
+            long warmEnd = System.nanoTime() + 2_000_000_000L;
+            while (System.nanoTime() < warmEnd) {
+                readAll();
+            }
+            long records = 0;
+            long start = System.nanoTime();
+            long end = start + (long) (benchSeconds * 1e9);
+            do {
+                records += readAll();
+            } while (System.nanoTime() < end);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            err.printf(java.util.Locale.ROOT, "bench: records=%d seconds=%.3f records_per_s=%.0f%n", records, seconds, records / seconds);
+            err.flush();
+            return 0;
+        } catch (IOException e) {
+            err.println("crashlab evtx: cannot read " + file + ": " + e.getMessage());
+            return 2;
+        }
+    }
+
+    private long readAll() throws IOException {
+        long n = 0;
+        try (EvtxReader reader = EvtxReader.open(file, p -> { })) {
+            while (reader.hasNext()) {
+                reader.next();
+                n++;
+            }
+        }
+        return n;
+    }
 
     @Override
     public Integer call() {
@@ -44,6 +82,9 @@ final class EvtxCommand implements Callable<Integer> {
         if (!Files.isRegularFile(file)) {
             err.println("crashlab evtx: no such file: " + file);
             return 2;
+        }
+        if (benchSeconds > 0) {
+            return bench(err);
         }
         int[] problemCount = {0};
         long records = 0;
