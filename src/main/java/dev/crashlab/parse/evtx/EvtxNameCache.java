@@ -60,7 +60,7 @@ final class EvtxNameCache {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             boolean ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'
-                    || (i > 0 && ((c >= '0' && c <= '9') || c == '-' || c == '.'));
+                    || (i > 0 && ((c >= '0' && c <= '9') || c == '-' || c == '.' || c == ':'));
             if (!ok) {
                 return false;
             }
