@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = CrashLabCli.Version.class,
         description = "Diagnoses crashed GPU deep-learning jobs from their crash bundles.",
-        subcommands = {VersionCommand.class, InspectCommand.class, FactsCommand.class,
+        subcommands = {VersionCommand.class, InspectCommand.class, FactsCommand.class, EvtxCommand.class,
                 KbCommand.class, DiagnoseCommand.class, EvalCommand.class, DiagnoseBenchCommand.class, ReproCommand.class,
                 CommandLine.HelpCommand.class})
 public final class CrashLabCli implements Runnable {

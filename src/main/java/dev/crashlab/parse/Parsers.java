@@ -21,6 +21,7 @@ public final class Parsers {
             new dev.crashlab.parse.env.PipListParser(),
             new dev.crashlab.parse.env.TfBuildInfoParser(),
             new dev.crashlab.parse.env.TorchCollectEnvParser(),
+            new dev.crashlab.parse.evtx.EvtxParser(),
             new dev.crashlab.parse.model.KerasModelJsonParser(),
             new dev.crashlab.parse.model.ModelTextParser(),
             new dev.crashlab.parse.model.PytorchCudnnReproParser(),

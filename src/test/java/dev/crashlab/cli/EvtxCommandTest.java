@@ -1,0 +1,60 @@
+package dev.crashlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crashlab.fact.Facts;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code crashlab evtx FILE [--format xml|jsonl] [--problems]} on the written contract fixture. */
+class EvtxCommandTest {
+
+    static final Path FIXTURE = Path.of("src/test/resources/fixtures/evtx/app-crash.evtx");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void jsonlHasOneObjectPerRecordWithTheAgreedKeys() throws Exception {
+        CrashLabCliTest.Run r = CrashLabCliTest.run("evtx", "--format", "jsonl", FIXTURE.toString());
+        assertThat(r.status()).as(r.err()).isZero();
+        String[] lines = r.out().split("\n");
+        assertThat(lines).hasSize(2);
+        var first = Facts.json().readTree(lines[0]);
+        assertThat(first.path("record_id").asLong()).isEqualTo(5120);
+        assertThat(first.path("time").asText()).isEqualTo("2024-06-13T10:00:00.0000000Z");
+        assertThat(first.path("provider").asText()).isEqualTo("Application Error");
+        assertThat(first.path("event_id").asInt()).isEqualTo(1000);
+        assertThat(first.path("level").asText()).isEqualTo("Error");
+        assertThat(first.path("channel").asText()).isEqualTo("Application");
+        assertThat(first.path("computer").asText()).isEqualTo("GPU-BOX");
+        assertThat(first.path("data").path("ExceptionCode").asText()).isEqualTo("0xc0000409");
+        assertThat(Facts.json().readTree(lines[1]).path("user_sid").asText()).isEqualTo("S-1-5-18");
+    }
+
+    @Test
+    void xmlIsOneWellFormedDocument() throws Exception {
+        CrashLabCliTest.Run r = CrashLabCliTest.run("evtx", FIXTURE.toString());
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("<?xml").contains("<EventID>1000</EventID>").endsWith("</Events>\n");
+        javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(new java.io.ByteArrayInputStream(r.out().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void problemsGoToStderrOnlyWhenAskedAndAMissingFileIsStatus2() throws Exception {
+        byte[] f = Files.readAllBytes(FIXTURE);
+        f[4096 + 600] ^= 0x55; // inside the first record: a checksum problem at least
+        Path broken = Files.write(dir.resolve("broken.evtx"), f);
+        CrashLabCliTest.Run quiet = CrashLabCliTest.run("evtx", "--format", "jsonl", broken.toString());
+        assertThat(quiet.status()).isZero();
+        assertThat(quiet.err()).contains("problem(s)", "--problems");
+        CrashLabCliTest.Run loud = CrashLabCliTest.run("evtx", "--problems", "--format", "jsonl", broken.toString());
+        assertThat(loud.err()).contains("chunk 0", "CRC32");
+        assertThat(CrashLabCliTest.run("evtx", dir.resolve("none.evtx").toString()).status()).isEqualTo(2);
+        Path text = Files.writeString(dir.resolve("x.evtx"), "hello");
+        assertThat(CrashLabCliTest.run("evtx", text.toString()).status()).isEqualTo(1);
+    }
+}
