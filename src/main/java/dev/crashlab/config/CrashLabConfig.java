@@ -16,6 +16,9 @@ public interface CrashLabConfig {
     /** Limits on what one upload may be and expand to. */
     Upload upload();
 
+    /** Reproduction jobs and workers. */
+    dev.crashlab.lab.LabConfig lab();
+
     /** Upload limits: requests over them are refused with a 4xx problem, never half-stored. */
     interface Upload {
         /** Largest accepted HTTP request body (the raw archive, or all multipart parts together). */

@@ -17,7 +17,7 @@ class ChildRunTest {
     Path dir;
 
     private ChildRun start(String behaviour) throws Exception {
-        Path spec = Files.writeString(dir.resolve("spec.json"), "{\"test_child\":\"" + behaviour + "\"}");
+        Path spec = Files.writeString(dir.resolve("spec.json"), ScriptedChild.spec(behaviour));
         return ChildJvm.likeThisJvm("64m", ScriptedChild.class.getName(), List.of(ChildProtocol.SPEC, spec.toString(),
                 ChildProtocol.RESULT, dir.resolve("result.json").toString(), ChildProtocol.BACKEND, "cpu"))
                 .start(dir.resolve("child.log"));

@@ -7,15 +7,22 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Misbehaves on purpose in a real child JVM, as a replay may: the spec's {@code "test_child"} field
- * says how ({@code pass}, {@code fail}, {@code halt-134}, {@code hang}, {@code progress-then-hang},
+ * Misbehaves on purpose in a real child JVM, as a replay may: the name of the spec's first layer,
+ * {@code test-child:<behaviour>}, says how ({@code pass}, {@code fail}, {@code halt-134}, {@code hang}, {@code progress-then-hang},
  * {@code no-result}, {@code chatty}). Speaks {@link ChildProtocol} like the real replay child.
  */
 public final class ScriptedChild {
 
-    private static final Pattern BEHAVIOUR = Pattern.compile("\"test_child\"\\s*:\\s*\"([a-z0-9-]+)\"");
+    private static final Pattern BEHAVIOUR = Pattern.compile("\"name\"\\s*:\\s*\"test-child:([a-z0-9-]+)\"");
 
     private ScriptedChild() {}
+
+    /** A valid one-layer spec (the reproduction JSON format) that asks this child for {@code behaviour}. */
+    public static String spec(String behaviour) {
+        return "{\"format\":1,\"batch\":1,\"dtype\":\"float32\",\"layout\":\"NCHW\",\"mode\":\"inference\","
+                + "\"optimizer\":\"sgd\",\"layers\":[{\"name\":\"test-child:" + behaviour + "\",\"in_channels\":1,"
+                + "\"out_channels\":1,\"input\":[4,4],\"kernel\":[3,3]}]}";
+    }
 
     public static void main(String[] args) throws Exception {
         List<String> a = List.of(args);
@@ -35,10 +42,12 @@ public final class ScriptedChild {
                 Runtime.getRuntime().halt(134);
             }
             case "hang", "progress-then-hang" -> {
+                // the pid as progress: a test learns it through the API and kills the child with it
+                System.out.println(ChildProtocol.PROGRESS_PREFIX + "pid " + ProcessHandle.current().pid());
                 if (behaviour.equals("progress-then-hang")) {
                     System.out.println(ChildProtocol.PROGRESS_PREFIX + "layer 1/2 forward");
-                    System.out.flush();
                 }
+                System.out.flush();
                 System.out.println("ready");
                 System.out.flush();
                 Thread.sleep(Long.MAX_VALUE);
