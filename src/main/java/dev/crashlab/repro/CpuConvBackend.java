@@ -1,0 +1,348 @@
+package dev.crashlab.repro;
+
+import java.util.Optional;
+import java.util.concurrent.ForkJoinPool;
+import java.util.stream.IntStream;
+
+/**
+ * Runs convolutions on the CPU in pure Java: the numerical reference for the other backends, and the backend
+ * that works everywhere.
+ *
+ * <p>NOTE: every pass accumulates in float32 (half dtypes round their inputs and outputs to the half type, as
+ * a GPU computing in half with float32 accumulation would). Work is split over a private {@link ForkJoinPool}
+ * by batch x channel so that no two tasks write the same element; inner loops run along the innermost
+ * spatial dimension, contiguous in memory, so the JIT can vectorise them. The memory cap counts the host
+ * arrays a pass holds (its inputs, any rounded copies and its output).
+ */
+public final class CpuConvBackend implements ConvBackend {
+
+    private final ForkJoinPool pool;
+    private long capBytes;
+
+    /** A backend using every available core. */
+    public CpuConvBackend() {
+        this(Runtime.getRuntime().availableProcessors());
+    }
+
+    /** A backend using {@code threads} worker threads. */
+    public CpuConvBackend(int threads) {
+        this.pool = new ForkJoinPool(Math.max(1, threads));
+    }
+
+    @Override
+    public String name() {
+        return "cpu";
+    }
+
+    @Override
+    public Optional<String> unavailableReason() {
+        return Optional.empty();
+    }
+
+    @Override
+    public String device() {
+        return pool.getParallelism() + "-thread CPU (" + System.getProperty("os.arch") + ", Java "
+                + Runtime.version().feature() + ")";
+    }
+
+    @Override
+    public void memoryCap(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("memory cap must be >= 0: " + bytes);
+        }
+        this.capBytes = bytes;
+    }
+
+    @Override
+    public PassResult forward(ConvProblem p, float[] x, float[] w) throws BackendException {
+        expect("x", x, p.inputElements());
+        expect("w", w, p.filterElements());
+        long peak = allocate(p, "forward output", p.outputElements(), x, w);
+        float[] xr = rounded(x, p.dtype());
+        float[] wr = rounded(w, p.dtype());
+        float[] y = new float[(int) p.outputElements()];
+        ConvGeometry g = ConvGeometry.of(p);
+        long t0 = System.nanoTime();
+        if (p.transposed()) {
+            backwardDataOf(g, xr, wr, y);
+        } else {
+            forwardOf(g, xr, wr, y);
+        }
+        DTypeRounding.roundInPlace(y, p.dtype());
+        return new PassResult(y, (System.nanoTime() - t0) / 1e6, peak);
+    }
+
+    @Override
+    public PassResult backwardData(ConvProblem p, float[] dy, float[] w) throws BackendException {
+        expect("dy", dy, p.outputElements());
+        expect("w", w, p.filterElements());
+        long peak = allocate(p, "backward-data output", p.inputElements(), dy, w);
+        float[] dyr = rounded(dy, p.dtype());
+        float[] wr = rounded(w, p.dtype());
+        float[] dx = new float[(int) p.inputElements()];
+        ConvGeometry g = ConvGeometry.of(p);
+        long t0 = System.nanoTime();
+        if (p.transposed()) {
+            forwardOf(g, dyr, wr, dx);
+        } else {
+            backwardDataOf(g, dyr, wr, dx);
+        }
+        DTypeRounding.roundInPlace(dx, p.dtype());
+        return new PassResult(dx, (System.nanoTime() - t0) / 1e6, peak);
+    }
+
+    @Override
+    public PassResult backwardFilter(ConvProblem p, float[] x, float[] dy) throws BackendException {
+        expect("x", x, p.inputElements());
+        expect("dy", dy, p.outputElements());
+        long peak = allocate(p, "backward-filter output", p.filterElements(), x, dy);
+        float[] xr = rounded(x, p.dtype());
+        float[] dyr = rounded(dy, p.dtype());
+        float[] dw = new float[(int) p.filterElements()];
+        ConvGeometry g = ConvGeometry.of(p);
+        long t0 = System.nanoTime();
+        if (p.transposed()) {
+            backwardFilterOf(g, dyr, xr, dw);
+        } else {
+            backwardFilterOf(g, xr, dyr, dw);
+        }
+        DTypeRounding.roundInPlace(dw, p.dtype());
+        return new PassResult(dw, (System.nanoTime() - t0) / 1e6, peak);
+    }
+
+    @Override
+    public void close() {
+        pool.shutdownNow();
+    }
+
+    private static void expect(String what, float[] a, long elements) {
+        if (a == null || a.length != elements) {
+            throw new IllegalArgumentException(what + " must have " + elements + " elements, has "
+                    + (a == null ? "none" : a.length));
+        }
+    }
+
+    // Checks the pass's host memory against the cap before allocating; returns the pass's peak in bytes.
+    private long allocate(ConvProblem p, String what, long outElements, float[] a, float[] b) throws OutOfMemory {
+        long held = 4L * (a.length + b.length) * (p.dtype() == ConvProblem.DType.FLOAT32 ? 1 : 2);
+        long out = 4L * outElements;
+        if (outElements > Integer.MAX_VALUE - 16) {
+            throw new OutOfMemory(what, out, 4L * (Integer.MAX_VALUE - 16));
+        }
+        if (capBytes > 0 && held + out > capBytes) {
+            throw new OutOfMemory(what, out, Math.max(0, capBytes - held));
+        }
+        return held + out;
+    }
+
+    private static float[] rounded(float[] a, ConvProblem.DType dtype) {
+        if (dtype == ConvProblem.DType.FLOAT32) {
+            return a;
+        }
+        float[] r = a.clone();
+        DTypeRounding.roundInPlace(r, dtype);
+        return r;
+    }
+
+    private void parallel(int tasks, java.util.function.IntConsumer task) {
+        pool.submit(() -> IntStream.range(0, tasks).parallel().forEach(task)).join();
+    }
+
+    /** y = conv(x, w); one task per (n, output channel). */
+    private void forwardOf(ConvGeometry g, float[] x, float[] w, float[] y) {
+        int[] in = g.in();
+        int[] out = g.out();
+        int cpg = g.cInPerGroup();
+        int kpg = g.cOutPerGroup();
+        int inPlane = g.inSpatial();
+        int outPlane = g.outSpatial();
+        int kv = g.kernelVolume();
+        parallel(g.n() * g.cOut(), task -> {
+            int n = task / g.cOut();
+            int ko = task % g.cOut();
+            int c0 = ko / kpg * cpg;
+            int yBase = task * outPlane;
+            for (int cc = 0; cc < cpg; cc++) {
+                int xBase = (n * g.cIn() + c0 + cc) * inPlane;
+                int wBase = (ko * cpg + cc) * kv;
+                for (int kd = 0; kd < g.k()[0]; kd++) {
+                    for (int kh = 0; kh < g.k()[1]; kh++) {
+                        for (int kw = 0; kw < g.k()[2]; kw++) {
+                            float wv = w[wBase + (kd * g.k()[1] + kh) * g.k()[2] + kw];
+                            if (wv == 0f) {
+                                continue;
+                            }
+                            int offW = kw * g.dil()[2] - g.pad()[2];
+                            int lo = firstInside(offW, g.s()[2]);
+                            int hi = lastInside(offW, g.s()[2], in[2], out[2]);
+                            for (int od = 0; od < out[0]; od++) {
+                                int id = od * g.s()[0] - g.pad()[0] + kd * g.dil()[0];
+                                if (id < 0 || id >= in[0]) {
+                                    continue;
+                                }
+                                for (int oh = 0; oh < out[1]; oh++) {
+                                    int ih = oh * g.s()[1] - g.pad()[1] + kh * g.dil()[1];
+                                    if (ih < 0 || ih >= in[1]) {
+                                        continue;
+                                    }
+                                    int yRow = yBase + (od * out[1] + oh) * out[2];
+                                    int xRow = xBase + (id * in[1] + ih) * in[2] + offW;
+                                    axpyGather(y, yRow, x, xRow, g.s()[2], wv, lo, hi);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    /** dx = the input gradient of conv(x, w) given dy; one task per (n, input channel). */
+    private void backwardDataOf(ConvGeometry g, float[] dy, float[] w, float[] dx) {
+        int[] in = g.in();
+        int[] out = g.out();
+        int cpg = g.cInPerGroup();
+        int kpg = g.cOutPerGroup();
+        int inPlane = g.inSpatial();
+        int outPlane = g.outSpatial();
+        int kv = g.kernelVolume();
+        parallel(g.n() * g.cIn(), task -> {
+            int n = task / g.cIn();
+            int c = task % g.cIn();
+            int group = c / cpg;
+            int cc = c % cpg;
+            int xBase = task * inPlane;
+            for (int kk = 0; kk < kpg; kk++) {
+                int ko = group * kpg + kk;
+                int yBase = (n * g.cOut() + ko) * outPlane;
+                int wBase = (ko * cpg + cc) * kv;
+                for (int kd = 0; kd < g.k()[0]; kd++) {
+                    for (int kh = 0; kh < g.k()[1]; kh++) {
+                        for (int kw = 0; kw < g.k()[2]; kw++) {
+                            float wv = w[wBase + (kd * g.k()[1] + kh) * g.k()[2] + kw];
+                            if (wv == 0f) {
+                                continue;
+                            }
+                            int offW = kw * g.dil()[2] - g.pad()[2];
+                            int lo = firstInside(offW, g.s()[2]);
+                            int hi = lastInside(offW, g.s()[2], in[2], out[2]);
+                            for (int od = 0; od < out[0]; od++) {
+                                int id = od * g.s()[0] - g.pad()[0] + kd * g.dil()[0];
+                                if (id < 0 || id >= in[0]) {
+                                    continue;
+                                }
+                                for (int oh = 0; oh < out[1]; oh++) {
+                                    int ih = oh * g.s()[1] - g.pad()[1] + kh * g.dil()[1];
+                                    if (ih < 0 || ih >= in[1]) {
+                                        continue;
+                                    }
+                                    int yRow = yBase + (od * out[1] + oh) * out[2];
+                                    int xRow = xBase + (id * in[1] + ih) * in[2] + offW;
+                                    axpyScatter(dx, xRow, g.s()[2], dy, yRow, wv, lo, hi);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    /** dw = the filter gradient of conv(x, w) given dy; one task per (output channel, input channel of its group). */
+    private void backwardFilterOf(ConvGeometry g, float[] x, float[] dy, float[] dw) {
+        int[] in = g.in();
+        int[] out = g.out();
+        int cpg = g.cInPerGroup();
+        int kpg = g.cOutPerGroup();
+        int inPlane = g.inSpatial();
+        int outPlane = g.outSpatial();
+        int kv = g.kernelVolume();
+        parallel(g.cOut() * cpg, task -> {
+            int ko = task / cpg;
+            int cc = task % cpg;
+            int c = ko / kpg * cpg + cc;
+            float[] acc = new float[out[2]];
+            for (int kd = 0; kd < g.k()[0]; kd++) {
+                for (int kh = 0; kh < g.k()[1]; kh++) {
+                    for (int kw = 0; kw < g.k()[2]; kw++) {
+                        java.util.Arrays.fill(acc, 0f);
+                        int offW = kw * g.dil()[2] - g.pad()[2];
+                        int lo = firstInside(offW, g.s()[2]);
+                        int hi = lastInside(offW, g.s()[2], in[2], out[2]);
+                        for (int n = 0; n < g.n(); n++) {
+                            int xBase = (n * g.cIn() + c) * inPlane;
+                            int yBase = (n * g.cOut() + ko) * outPlane;
+                            for (int od = 0; od < out[0]; od++) {
+                                int id = od * g.s()[0] - g.pad()[0] + kd * g.dil()[0];
+                                if (id < 0 || id >= in[0]) {
+                                    continue;
+                                }
+                                for (int oh = 0; oh < out[1]; oh++) {
+                                    int ih = oh * g.s()[1] - g.pad()[1] + kh * g.dil()[1];
+                                    if (ih < 0 || ih >= in[1]) {
+                                        continue;
+                                    }
+                                    int yRow = yBase + (od * out[1] + oh) * out[2];
+                                    int xRow = xBase + (id * in[1] + ih) * in[2] + offW;
+                                    productAccumulate(acc, dy, yRow, x, xRow, g.s()[2], lo, hi);
+                                }
+                            }
+                        }
+                        float sum = 0f;
+                        for (int ow = lo; ow < hi; ow++) {
+                            sum += acc[ow];
+                        }
+                        dw[task * kv + (kd * g.k()[1] + kh) * g.k()[2] + kw] = sum;
+                    }
+                }
+            }
+        });
+    }
+
+    // The first output position whose input position ow * s + off is >= 0.
+    private static int firstInside(int off, int s) {
+        return off >= 0 ? 0 : Math.ceilDiv(-off, s);
+    }
+
+    // One past the last output position whose input position ow * s + off is < width.
+    private static int lastInside(int off, int s, int width, int outWidth) {
+        int last = Math.floorDiv(width - 1 - off, s);
+        return Math.max(0, Math.min(outWidth, last + 1));
+    }
+
+    private static void axpyGather(float[] y, int yRow, float[] x, int xRow, int s, float a, int lo, int hi) {
+        if (s == 1) {
+            for (int ow = lo; ow < hi; ow++) {
+                y[yRow + ow] += a * x[xRow + ow];
+            }
+        } else {
+            for (int ow = lo; ow < hi; ow++) {
+                y[yRow + ow] += a * x[xRow + ow * s];
+            }
+        }
+    }
+
+    private static void axpyScatter(float[] dx, int xRow, int s, float[] dy, int yRow, float a, int lo, int hi) {
+        if (s == 1) {
+            for (int ow = lo; ow < hi; ow++) {
+                dx[xRow + ow] += a * dy[yRow + ow];
+            }
+        } else {
+            for (int ow = lo; ow < hi; ow++) {
+                dx[xRow + ow * s] += a * dy[yRow + ow];
+            }
+        }
+    }
+
+    private static void productAccumulate(float[] acc, float[] dy, int yRow, float[] x, int xRow, int s, int lo, int hi) {
+        if (s == 1) {
+            for (int ow = lo; ow < hi; ow++) {
+                acc[ow] += dy[yRow + ow] * x[xRow + ow];
+            }
+        } else {
+            for (int ow = lo; ow < hi; ow++) {
+                acc[ow] += dy[yRow + ow] * x[xRow + ow * s];
+            }
+        }
+    }
+}

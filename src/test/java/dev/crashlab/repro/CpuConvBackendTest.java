@@ -1,0 +1,287 @@
+package dev.crashlab.repro;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The CPU backend against a naive direct loop written plainly here (seeded random shapes), hand-computed
+ * cases, and the adjoint identity that ties the three passes together.
+ */
+class CpuConvBackendTest {
+
+    static final CpuConvBackend CPU = new CpuConvBackend(2);
+
+    @AfterAll
+    static void close() {
+        CPU.close();
+    }
+
+    /** A random problem covering rank 1-3, stride, dilation, groups, asymmetric padding and transposed layers. */
+    static ConvProblem randomProblem(Random r, int i) {
+        while (true) {
+            int rank = 1 + r.nextInt(3);
+            int groups = 1 + r.nextInt(3);
+            int c = groups * (1 + r.nextInt(3));
+            int k = groups * (1 + r.nextInt(3));
+            int[] in = new int[rank];
+            int[] kernel = new int[rank];
+            int[] stride = new int[rank];
+            int[] pb = new int[rank];
+            int[] pe = new int[rank];
+            int[] dil = new int[rank];
+            for (int d = 0; d < rank; d++) {
+                in[d] = 1 + r.nextInt(rank == 3 ? 5 : 9);
+                kernel[d] = 1 + r.nextInt(3);
+                stride[d] = 1 + r.nextInt(3);
+                pb[d] = r.nextInt(3);
+                pe[d] = r.nextInt(3);
+                dil[d] = 1 + r.nextInt(2);
+            }
+            boolean transposed = r.nextInt(4) == 0;
+            try {
+                return new ConvProblem("case" + i, rank, 1 + r.nextInt(3), c, in, k, kernel, stride, pb, pe, dil, groups,
+                        ConvProblem.DType.FLOAT32, ConvProblem.Layout.NCHW, transposed);
+            } catch (IllegalArgumentException kernelDoesNotFit) {
+                // draw again
+            }
+        }
+    }
+
+    static float[] random(Random r, long n) {
+        float[] a = new float[(int) n];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = r.nextFloat() * 2 - 1;
+        }
+        return a;
+    }
+
+    /**
+     * The definition, with nothing clever: for every output position of the plain convolution and every
+     * kernel tap, add x * w; backward-data and backward-filter scatter the same products to dx and dw.
+     * Returns {y, dx, dw} of the plain convolution with input x (cIn channels, dims in) and output gradient dy.
+     */
+    static double[][] naive(int n, int cIn, int[] in, int cOut, int[] out, int[] k, int[] s, int[] pb, int[] dil,
+            int groups, float[] x, float[] w, float[] dy) {
+        int rank = in.length;
+        int inSize = 1;
+        int outSize = 1;
+        int kSize = 1;
+        for (int d = 0; d < rank; d++) {
+            inSize *= in[d];
+            outSize *= out[d];
+            kSize *= k[d];
+        }
+        int cpg = cIn / groups;
+        int kpg = cOut / groups;
+        double[] y = new double[n * cOut * outSize];
+        double[] dx = new double[n * cIn * inSize];
+        double[] dw = new double[cOut * cpg * kSize];
+        int[] o = new int[rank];
+        int[] t = new int[rank];
+        for (int b = 0; b < n; b++) {
+            for (int ko = 0; ko < cOut; ko++) {
+                for (int oi = 0; oi < outSize; oi++) {
+                    unflatten(oi, out, o);
+                    for (int cc = 0; cc < cpg; cc++) {
+                        int c = ko / kpg * cpg + cc;
+                        for (int ti = 0; ti < kSize; ti++) {
+                            unflatten(ti, k, t);
+                            int ii = 0;
+                            boolean inside = true;
+                            for (int d = 0; d < rank; d++) {
+                                int pos = o[d] * s[d] - pb[d] + t[d] * dil[d];
+                                inside &= pos >= 0 && pos < in[d];
+                                ii = ii * in[d] + pos;
+                            }
+                            if (!inside) {
+                                continue;
+                            }
+                            int xi = (b * cIn + c) * inSize + ii;
+                            int wi = (ko * cpg + cc) * kSize + ti;
+                            int yi = (b * cOut + ko) * outSize + oi;
+                            y[yi] += (double) x[xi] * w[wi];
+                            dx[xi] += (double) dy[yi] * w[wi];
+                            dw[wi] += (double) x[xi] * dy[yi];
+                        }
+                    }
+                }
+            }
+        }
+        return new double[][] {y, dx, dw};
+    }
+
+    static void unflatten(int index, int[] dims, int[] into) {
+        for (int d = dims.length - 1; d >= 0; d--) {
+            into[d] = index % dims[d];
+            index /= dims[d];
+        }
+    }
+
+    static void assertClose(String what, float[] got, double[] want, long seed, ConvProblem p) {
+        assertThat(got).as(what).hasSize(want.length);
+        for (int i = 0; i < want.length; i++) {
+            double tol = 1e-4 * (1 + Math.abs(want[i]));
+            if (!(Math.abs(got[i] - want[i]) <= tol)) {
+                throw new AssertionError(what + " of " + p + " differs at " + i + ": " + got[i] + " vs " + want[i]
+                        + " (seed " + seed + ")");
+            }
+        }
+    }
+
+    @Test
+    void matchesTheNaiveLoopOnRandomShapes() throws Exception {
+        long seed = Long.getLong("crashlab.test.seed", System.nanoTime());
+        Random r = new Random(seed);
+        int transposed = 0;
+        int grouped = 0;
+        int[] ranks = new int[4];
+        for (int i = 0; i < 300; i++) {
+            ConvProblem p = randomProblem(r, i);
+            transposed += p.transposed() ? 1 : 0;
+            grouped += p.groups() > 1 ? 1 : 0;
+            ranks[p.rank()]++;
+            float[] x = random(r, p.inputElements());
+            float[] w = random(r, p.filterElements());
+            float[] dy = random(r, p.outputElements());
+            float[] y = CPU.forward(p, x, w).output();
+            float[] dx = CPU.backwardData(p, dy, w).output();
+            float[] dw = CPU.backwardFilter(p, x, dy).output();
+            double[][] ref;
+            if (!p.transposed()) {
+                ref = naive(p.batch(), p.inChannels(), p.inDims(), p.outChannels(), p.outDims(), p.kernel(), p.stride(),
+                        p.padBegin(), p.dilation(), p.groups(), x, w, dy);
+                assertClose("forward", y, ref[0], seed, p);
+                assertClose("backward-data", dx, ref[1], seed, p);
+                assertClose("backward-filter", dw, ref[2], seed, p);
+            } else {
+                // a transposed layer is the plain convolution from its output to its input, run backwards:
+                // its forward is that convolution's backward-data, and so on
+                ref = naive(p.batch(), p.outChannels(), p.outDims(), p.inChannels(), p.inDims(), p.kernel(), p.stride(),
+                        p.padBegin(), p.dilation(), p.groups(), dy, w, x);
+                assertClose("forward (transposed)", y, ref[1], seed, p);
+                assertClose("backward-data (transposed)", dx, ref[0], seed, p);
+                assertClose("backward-filter (transposed)", dw, ref[2], seed, p);
+            }
+        }
+        assertThat(transposed).as("seed " + seed).isGreaterThan(30);
+        assertThat(grouped).as("seed " + seed).isGreaterThan(100);
+        assertThat(ranks[1]).as("seed " + seed).isGreaterThan(50);
+        assertThat(ranks[3]).as("seed " + seed).isGreaterThan(50);
+    }
+
+    @Test
+    void thePassesAreAdjoint() throws Exception {
+        long seed = Long.getLong("crashlab.test.seed", System.nanoTime());
+        Random r = new Random(seed);
+        for (int i = 0; i < 100; i++) {
+            ConvProblem p = randomProblem(r, i);
+            float[] x = random(r, p.inputElements());
+            float[] w = random(r, p.filterElements());
+            float[] dy = random(r, p.outputElements());
+            double a = dot(CPU.forward(p, x, w).output(), dy);
+            double b = dot(x, CPU.backwardData(p, dy, w).output());
+            double c = dot(w, CPU.backwardFilter(p, x, dy).output());
+            double scale = 1e-4 * (1 + Math.abs(a)) * Math.sqrt(p.macs() + 1);
+            assertThat(Math.abs(a - b)).as("<conv(x,w),dy> vs <x,bwdData(dy,w)> of " + p + " (seed " + seed + ")")
+                    .isLessThan(scale);
+            assertThat(Math.abs(a - c)).as("<conv(x,w),dy> vs <w,bwdFilter(x,dy)> of " + p + " (seed " + seed + ")")
+                    .isLessThan(scale);
+        }
+    }
+
+    static double dot(float[] a, float[] b) {
+        double s = 0;
+        for (int i = 0; i < a.length; i++) {
+            s += (double) a[i] * b[i];
+        }
+        return s;
+    }
+
+    static ConvProblem p2(int c, int h, int w, int k, int kh, int kw, int s, int pb, int pe, int dil, int groups, boolean t) {
+        return new ConvProblem("hand", 2, 1, c, new int[] {h, w}, k, new int[] {kh, kw}, new int[] {s, s},
+                new int[] {pb, pb}, new int[] {pe, pe}, new int[] {dil, dil}, groups, ConvProblem.DType.FLOAT32,
+                ConvProblem.Layout.NCHW, t);
+    }
+
+    @Test
+    void handComputedThreeByThree() throws Exception {
+        // x = 1..9 in a 3x3 image, w = 2x2 [[1, 0], [0, -1]]: y[i][j] = x[i][j] - x[i+1][j+1] = -4 everywhere
+        ConvProblem p = p2(1, 3, 3, 1, 2, 2, 1, 0, 0, 1, 1, false);
+        float[] x = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+        float[] w = {1, 0, 0, -1};
+        assertThat(CPU.forward(p, x, w).output()).containsExactly(-4, -4, -4, -4);
+        // dx scatters dy = [1, 2; 3, 4] through w: +dy at its own place, -dy one down and right
+        assertThat(CPU.backwardData(p, new float[] {1, 2, 3, 4}, w).output())
+                .containsExactly(1, 2, 0, 3, 3, -2, 0, -3, -4);
+        // dw[a][b] = sum dy[i][j] * x[i+a][j+b] with dy = all ones: sums of the four 2x2 windows
+        assertThat(CPU.backwardFilter(p, x, new float[] {1, 1, 1, 1}).output()).containsExactly(12, 16, 24, 28);
+    }
+
+    @Test
+    void handComputedStridePaddingDilationAndGroups() throws Exception {
+        // 1D, x = [1, 2, 3, 4, 5], kernel [1, 1] dilated by 2, padding 1 before: taps at -1+0 and -1+2
+        ConvProblem p = new ConvProblem("d", 1, 1, 1, new int[] {5}, 1, new int[] {2}, new int[] {2}, new int[] {1},
+                new int[] {0}, new int[] {2}, 1, ConvProblem.DType.FLOAT32, ConvProblem.Layout.NCHW, false);
+        assertThat(p.outDims()).containsExactly(2);
+        // o=0: x[-1] + x[1] = 2; o=1: x[1] + x[3] = 6
+        assertThat(CPU.forward(p, new float[] {1, 2, 3, 4, 5}, new float[] {1, 1}).output()).containsExactly(2, 6);
+        // two groups of one channel: each output channel sees only its own input channel
+        ConvProblem g = p2(2, 1, 1, 2, 1, 1, 1, 0, 0, 1, 2, false);
+        assertThat(CPU.forward(g, new float[] {3, 5}, new float[] {2, 10}).output()).containsExactly(6, 50);
+    }
+
+    @Test
+    void handComputedTransposed() throws Exception {
+        // a stride-2 transposed 1D layer with kernel [1, 1] copies each input to two outputs: [a, a, b, b]
+        ConvProblem p = new ConvProblem("t", 1, 1, 1, new int[] {2}, 1, new int[] {2}, new int[] {2}, new int[] {0},
+                new int[] {0}, new int[] {1}, 1, ConvProblem.DType.FLOAT32, ConvProblem.Layout.NCHW, true);
+        assertThat(p.outDims()).containsExactly(4);
+        assertThat(CPU.forward(p, new float[] {3, 7}, new float[] {1, 1}).output()).containsExactly(3, 3, 7, 7);
+        assertThat(CPU.backwardData(p, new float[] {1, 2, 3, 4}, new float[] {1, 1}).output()).containsExactly(3, 7);
+        // dw[t] = sum_i x[i] * dy[2i + t]
+        assertThat(CPU.backwardFilter(p, new float[] {3, 7}, new float[] {1, 2, 3, 4}).output()).containsExactly(24, 34);
+    }
+
+    @Test
+    void halfTypesRoundInputsAndOutputs() throws Exception {
+        ConvProblem p = new ConvProblem("h", 1, 1, 1, new int[] {1}, 1, new int[] {1}, new int[] {1}, new int[] {0},
+                new int[] {0}, new int[] {1}, 1, ConvProblem.DType.FLOAT16, ConvProblem.Layout.NCHW, false);
+        // 1 + 2^-12 is not a float16: the input rounds to 1, and 3 * 1.0001 rounds to the nearest float16 of 3
+        float[] y = CPU.forward(p, new float[] {1 + 0x1p-12f}, new float[] {3}).output();
+        assertThat(y).containsExactly(3f);
+        ConvProblem b = new ConvProblem("b", 1, 1, 1, new int[] {1}, 1, new int[] {1}, new int[] {1}, new int[] {0},
+                new int[] {0}, new int[] {1}, 1, ConvProblem.DType.BFLOAT16, ConvProblem.Layout.NCHW, false);
+        // bfloat16 keeps 8 significant bits: 1 + 2^-8 rounds (to even) to 1, 1 + 2^-7 is kept
+        assertThat(CPU.forward(b, new float[] {1 + 0x1p-8f}, new float[] {1}).output()).containsExactly(1f);
+        assertThat(CPU.forward(b, new float[] {1 + 0x1p-7f}, new float[] {1}).output()).containsExactly(1 + 0x1p-7f);
+    }
+
+    @Test
+    void theMemoryCapRefusesAPassThatDoesNotFit() throws Exception {
+        ConvProblem p = p2(4, 16, 16, 8, 3, 3, 1, 1, 1, 1, 1, false);
+        float[] x = new float[(int) p.inputElements()];
+        float[] w = new float[(int) p.filterElements()];
+        long needed = 4 * (p.inputElements() + p.filterElements() + p.outputElements());
+        try (CpuConvBackend capped = new CpuConvBackend(1)) {
+            capped.memoryCap(needed);
+            assertThat(capped.forward(p, x, w).peakBytes()).isEqualTo(needed);
+            capped.memoryCap(needed - 1);
+            assertThatThrownBy(() -> capped.forward(p, x, w)).isInstanceOf(ConvBackend.OutOfMemory.class)
+                    .hasMessageContaining("forward output")
+                    .satisfies(e -> assertThat(((ConvBackend.OutOfMemory) e).requestedBytes()).isEqualTo(4 * p.outputElements()));
+            capped.memoryCap(0);
+            assertThat(capped.forward(p, x, w).output()).hasSize((int) p.outputElements());
+        }
+    }
+
+    @Test
+    void wrongArraySizesAreRefused() {
+        ConvProblem p = p2(1, 3, 3, 1, 2, 2, 1, 0, 0, 1, 1, false);
+        assertThatThrownBy(() -> CPU.forward(p, new float[8], new float[4])).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("x must have 9 elements, has 8");
+    }
+}

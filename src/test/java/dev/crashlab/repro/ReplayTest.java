@@ -1,0 +1,223 @@
+package dev.crashlab.repro;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** How a replay judges what a backend did: passes, numeric mismatches, out of memory, device errors, TDR risk. */
+class ReplayTest {
+
+    static ReproSpec spec(ReproSpec.Mode mode, ConvProblem.DType dtype) {
+        return new ReproSpec(List.of(
+                new ReproLayer("a", 3, 8, new int[] {9, 9}, new int[] {3, 3}, new int[] {2, 2}, new int[] {1, 1},
+                        new int[] {0, 0}, new int[] {1, 1}, 1, false),
+                new ReproLayer("b", 8, 4, new int[] {5}, new int[] {3}, new int[] {1}, new int[] {2}, new int[] {0},
+                        new int[] {2}, 4, false),
+                new ReproLayer("c", 4, 6, new int[] {2, 3, 3}, new int[] {2, 2, 2}, new int[] {2, 1, 2},
+                        new int[] {0, 1, 0}, new int[] {1, 0, 1}, new int[] {1, 1, 1}, 2, true)),
+                3, dtype, false, ConvProblem.Layout.NCHW, mode, ReproSpec.Optimizer.SGD, null, List.of());
+    }
+
+    @Test
+    void theCpuBackendPassesEveryLayerInEveryDtype() {
+        for (ConvProblem.DType dtype : ConvProblem.DType.values()) {
+            try (CpuConvBackend cpu = new CpuConvBackend(2)) {
+                List<Integer> seen = new ArrayList<>();
+                ReplayResult r = new Replay(cpu, 0, 5, (i, n, l) -> seen.add(i)).run(spec(ReproSpec.Mode.TRAINING, dtype));
+                assertThat(r.status()).as(dtype + ": " + r.reason()).isEqualTo(ReplayResult.Status.PASSED);
+                assertThat(seen).containsExactly(0, 1, 2);
+                assertThat(r.backend()).isEqualTo("cpu");
+                assertThat(r.layers()).allSatisfy(l -> {
+                    assertThat(l.status()).isEqualTo(ReplayResult.LayerStatus.PASSED);
+                    assertThat(l.kernelMs().forward()).isNotNull();
+                    assertThat(l.kernelMs().backwardData()).isNotNull();
+                    assertThat(l.kernelMs().backwardFilter()).isNotNull();
+                    // float32 differs from the double-precision oracle by accumulation order only; half types by output rounding
+                    assertThat(l.maxAbsError()).isNotNull().isLessThan(dtype == ConvProblem.DType.FLOAT32 ? 1e-4 : 0.05);
+                    assertThat(l.peakBytes()).isPositive();
+                    assertThat(l.tdrRisk()).isFalse();
+                });
+                assertThat(r.reason()).contains("3 layer(s) passed forward, backward-data and backward-filter");
+            }
+        }
+    }
+
+    @Test
+    void inferenceRunsTheForwardPassOnly() {
+        try (CpuConvBackend cpu = new CpuConvBackend(1)) {
+            ReplayResult r = new Replay(cpu).run(spec(ReproSpec.Mode.INFERENCE, ConvProblem.DType.FLOAT32));
+            assertThat(r.status()).isEqualTo(ReplayResult.Status.PASSED);
+            assertThat(r.layers()).allSatisfy(l -> {
+                assertThat(l.kernelMs().forward()).isNotNull();
+                assertThat(l.kernelMs().backwardData()).isNull();
+            });
+        }
+    }
+
+    @Test
+    void aWrongOutputIsAMismatch() {
+        Faulty b = new Faulty();
+        b.corrupt = true;
+        ReplayResult r = new Replay(b).run(spec(ReproSpec.Mode.TRAINING, ConvProblem.DType.FLOAT32));
+        assertThat(r.status()).isEqualTo(ReplayResult.Status.FAILED);
+        assertThat(r.layers()).allSatisfy(l -> {
+            assertThat(l.status()).isEqualTo(ReplayResult.LayerStatus.MISMATCH);
+            assertThat(l.message()).startsWith("forward element ");
+            assertThat(l.maxAbsError()).isGreaterThan(0.4);
+        });
+    }
+
+    @Test
+    void outOfMemoryFailsTheLayerAndTheReplayGoesOn() {
+        Faulty b = new Faulty();
+        b.oomLayer = "b";
+        ReplayResult r = new Replay(b, 1000, 1, null).run(spec(ReproSpec.Mode.TRAINING, ConvProblem.DType.FLOAT32));
+        assertThat(b.cap).isEqualTo(1000);
+        assertThat(r.status()).isEqualTo(ReplayResult.Status.FAILED);
+        assertThat(r.memoryCapBytes()).isEqualTo(1000);
+        assertThat(r.layers()).extracting(ReplayResult.LayerResult::status).containsExactly(
+                ReplayResult.LayerStatus.PASSED, ReplayResult.LayerStatus.OUT_OF_MEMORY, ReplayResult.LayerStatus.PASSED);
+        assertThat(r.layers().get(1).error()).isEqualTo("OUT_OF_MEMORY");
+        assertThat(r.reason()).startsWith("1 of 3 layer(s) failed: b: out-of-memory (out of memory allocating");
+    }
+
+    @Test
+    void aDeviceErrorSkipsTheLayersAfterIt() {
+        Faulty b = new Faulty();
+        b.deviceErrorLayer = "a";
+        ReplayResult r = new Replay(b).run(spec(ReproSpec.Mode.TRAINING, ConvProblem.DType.FLOAT32));
+        assertThat(r.status()).isEqualTo(ReplayResult.Status.FAILED);
+        assertThat(r.layers()).extracting(ReplayResult.LayerResult::status).containsExactly(
+                ReplayResult.LayerStatus.DEVICE_ERROR, ReplayResult.LayerStatus.SKIPPED, ReplayResult.LayerStatus.SKIPPED);
+        assertThat(r.layers().get(0).error()).isEqualTo("CUDA_ERROR_ILLEGAL_ADDRESS");
+        assertThat(r.layers().get(1).message()).isEqualTo("not run after CUDA_ERROR_ILLEGAL_ADDRESS in a");
+    }
+
+    @Test
+    void aBackendThatThrowsIsACrash() {
+        Faulty b = new Faulty();
+        b.throwLayer = "b";
+        ReplayResult r = new Replay(b).run(spec(ReproSpec.Mode.TRAINING, ConvProblem.DType.FLOAT32));
+        assertThat(r.status()).isEqualTo(ReplayResult.Status.CRASHED);
+        assertThat(r.reason()).contains("boom");
+        assertThat(r.layers().get(1).error()).isEqualTo("IllegalStateException");
+    }
+
+    @Test
+    void aPassOverTwoSecondsIsATdrRisk() {
+        Faulty b = new Faulty();
+        b.millis = 2500;
+        ReplayResult r = new Replay(b).run(spec(ReproSpec.Mode.INFERENCE, ConvProblem.DType.FLOAT32));
+        assertThat(r.status()).isEqualTo(ReplayResult.Status.PASSED);
+        assertThat(r.layers()).allMatch(ReplayResult.LayerResult::tdrRisk);
+        assertThat(r.reason()).contains("3 layer(s) with a pass over the 2000 ms Windows TDR limit");
+        b.millis = 1999;
+        assertThat(new Replay(b).run(spec(ReproSpec.Mode.INFERENCE, ConvProblem.DType.FLOAT32)).layers())
+                .noneMatch(ReplayResult.LayerResult::tdrRisk);
+    }
+
+    @Test
+    void anUnavailableBackendRunsNothingButStillEstimates() {
+        Faulty b = new Faulty();
+        b.unavailable = "no CUDA device: libcuda.so.1 not found";
+        ReplayResult r = new Replay(b).run(spec(ReproSpec.Mode.TRAINING, ConvProblem.DType.FLOAT32));
+        assertThat(r.status()).isEqualTo(ReplayResult.Status.UNAVAILABLE);
+        assertThat(r.reason()).isEqualTo("backend faulty is unavailable: no CUDA device: libcuda.so.1 not found");
+        assertThat(r.layers()).isEmpty();
+        assertThat(b.calls).isZero();
+        assertThat(r.estimate().layers()).hasSize(3);
+    }
+
+    @Test
+    void theSameSeedGivesTheSameInputs() {
+        Faulty a = new Faulty();
+        Faulty b = new Faulty();
+        new Replay(a, 0, 42, null).run(spec(ReproSpec.Mode.TRAINING, ConvProblem.DType.FLOAT16));
+        new Replay(b, 0, 42, null).run(spec(ReproSpec.Mode.TRAINING, ConvProblem.DType.FLOAT16));
+        assertThat(a.inputSums).isNotEmpty().isEqualTo(b.inputSums);
+        Faulty c = new Faulty();
+        new Replay(c, 0, 43, null).run(spec(ReproSpec.Mode.TRAINING, ConvProblem.DType.FLOAT16));
+        assertThat(c.inputSums).isNotEqualTo(a.inputSums);
+    }
+
+    @Test
+    void theJsonHasTheFieldsTheCliAndTheLabRead() throws Exception {
+        try (CpuConvBackend cpu = new CpuConvBackend(1)) {
+            ReplayResult r = new Replay(cpu).run(spec(ReproSpec.Mode.TRAINING, ConvProblem.DType.FLOAT32));
+            JsonNode j = ReproJson.mapper().valueToTree(r);
+            assertThat(j.get("status").asText()).isEqualTo("passed");
+            assertThat(j.get("backend").asText()).isEqualTo("cpu");
+            assertThat(j.has("reason")).isTrue();
+            assertThat(j.get("estimate").get("total_bytes").asLong()).isPositive();
+            assertThat(j.get("estimate").get("layers")).hasSize(3);
+            JsonNode layer = j.get("layers").get(0);
+            assertThat(layer.get("status").asText()).isEqualTo("passed");
+            assertThat(layer.has("peak_bytes")).isTrue();
+            assertThat(layer.get("kernel_ms").has("backward_filter")).isTrue();
+            assertThat(layer.has("max_abs_error")).isTrue();
+            assertThat(layer.has("tdr_risk")).isTrue();
+            ReplayResult back = ReproJson.mapper().treeToValue(j, ReplayResult.class);
+            assertThat(back).isEqualTo(r);
+            assertThat(ReproJson.mapper().writeValueAsString(ReplayResult.Status.TIMED_OUT)).isEqualTo("\"timed-out\"");
+        }
+    }
+
+    /** A backend that computes correctly (through the CPU backend) unless told to fail in one way. */
+    static final class Faulty implements ConvBackend {
+        final CpuConvBackend cpu = new CpuConvBackend(1);
+        String unavailable;
+        boolean corrupt;
+        String oomLayer;
+        String deviceErrorLayer;
+        String throwLayer;
+        double millis = 1;
+        long cap = -1;
+        int calls;
+        final List<Double> inputSums = new ArrayList<>();
+
+        @Override public String name() { return "faulty"; }
+        @Override public Optional<String> unavailableReason() { return Optional.ofNullable(unavailable); }
+        @Override public String device() { return "test double"; }
+        @Override public void memoryCap(long bytes) { cap = bytes; }
+
+        private PassResult judge(ConvProblem p, PassResult r, float[] in) throws BackendException {
+            calls++;
+            double sum = 0;
+            for (float v : in) {
+                sum += v;
+            }
+            inputSums.add(sum);
+            if (p.name().equals(oomLayer)) {
+                throw new OutOfMemory("forward output", 4 * p.outputElements(), 10);
+            }
+            if (p.name().equals(deviceErrorLayer)) {
+                throw new DeviceError("CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered");
+            }
+            if (p.name().equals(throwLayer)) {
+                throw new IllegalStateException("boom");
+            }
+            float[] out = r.output();
+            if (corrupt) {
+                for (int i = 0; i < out.length; i++) {
+                    out[i] += 0.5f;
+                }
+            }
+            return new PassResult(out, millis, r.peakBytes());
+        }
+
+        @Override public PassResult forward(ConvProblem p, float[] x, float[] w) throws BackendException {
+            return judge(p, cpu.forward(p, x, w), x);
+        }
+        @Override public PassResult backwardData(ConvProblem p, float[] dy, float[] w) throws BackendException {
+            return judge(p, cpu.backwardData(p, dy, w), dy);
+        }
+        @Override public PassResult backwardFilter(ConvProblem p, float[] x, float[] dy) throws BackendException {
+            return judge(p, cpu.backwardFilter(p, x, dy), dy);
+        }
+        @Override public void close() { cpu.close(); }
+    }
+}
