@@ -17,7 +17,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = CrashLabCli.Version.class,
         description = "Diagnoses crashed GPU deep-learning jobs from their crash bundles.",
-        subcommands = {VersionCommand.class, InspectCommand.class, FactsCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {VersionCommand.class, InspectCommand.class, FactsCommand.class, WorkerCommand.class,
+                CommandLine.HelpCommand.class})
 public final class CrashLabCli implements Runnable {
 
     @CommandLine.Spec

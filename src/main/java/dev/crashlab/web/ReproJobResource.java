@@ -26,8 +26,8 @@ import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 import org.jboss.resteasy.reactive.RestStreamElementType;
 
-/** Create, list, show, cancel and watch reproduction jobs. */
-@Path("/repro/jobs")
+/** Create, list, show, cancel and watch reproduction jobs; draft and size specs. */
+@Path("/repro")
 @Produces(MediaType.APPLICATION_JSON)
 @Blocking
 public class ReproJobResource {
@@ -52,6 +52,7 @@ public class ReproJobResource {
     public record CreateJob(Long bundleId, JsonNode spec, String target, Long memoryCapBytes) {}
 
     @POST
+    @Path("/jobs")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Queue a reproduction job: a bundle's extracted spec, or an edited spec")
     public Response create(CreateJob request) {
@@ -82,7 +83,7 @@ public class ReproJobResource {
             if (request.bundleId() != null) {
                 drafts.requireBundle(request.bundleId());
             }
-            drafts.validate(spec);
+            spec = drafts.check(spec).spec();
         }
         Long cap = request.memoryCapBytes() == null || request.memoryCapBytes() == 0 ? null : request.memoryCapBytes();
         JobView job = jobs.create(request.bundleId(), spec, target, cap, Instant.now());
@@ -90,6 +91,7 @@ public class ReproJobResource {
     }
 
     @GET
+    @Path("/jobs")
     @Operation(summary = "List reproduction jobs, newest first (all, or one bundle's)")
     public JobPage list(@RestQuery Long bundleId, @RestQuery @DefaultValue("0") int page,
             @RestQuery @DefaultValue("20") int size) {
@@ -97,21 +99,42 @@ public class ReproJobResource {
     }
 
     @GET
-    @Path("/{id}")
+    @Path("/drafts/{bundleId}")
+    @Operation(summary = "The spec a bundle's facts describe, its memory estimate, and the reporter's card's memory")
+    public SpecDrafts.Draft draft(@RestPath long bundleId) {
+        return drafts.draft(bundleId);
+    }
+
+    /** A spec to check and size. */
+    public record SpecBody(JsonNode spec) {}
+
+    @POST
+    @Path("/estimate")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Check an (edited) spec and estimate its memory; 422 names each bad field")
+    public SpecDrafts.Checked estimate(SpecBody body) {
+        if (body == null || body.spec() == null || body.spec().isNull()) {
+            throw badRequest("send {\"spec\": {...}}");
+        }
+        return drafts.check(body.spec());
+    }
+
+    @GET
+    @Path("/jobs/{id}")
     @Operation(summary = "Show a reproduction job with its spec and result")
     public JobView get(@RestPath long id) {
         return jobs.find(id).orElseThrow(() -> ProblemException.notFound("no reproduction job " + id));
     }
 
     @POST
-    @Path("/{id}/cancel")
+    @Path("/jobs/{id}/cancel")
     @Operation(summary = "Cancel a job: at once if queued, at its worker's next heartbeat if running")
     public JobView cancel(@RestPath long id) {
         return jobs.cancel(id, Instant.now());
     }
 
     @GET
-    @Path("/{id}/events")
+    @Path("/jobs/{id}/events")
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @RestStreamElementType(MediaType.APPLICATION_JSON)
     @Operation(summary = "Server-sent events: the job now and on every change, until it ends")
