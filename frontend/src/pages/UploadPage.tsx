@@ -146,6 +146,14 @@ export function UploadPage() {
         Windows Event Viewer export, the output of <code>pip freeze</code> or <code>conda list</code>, the model config.
         Loose files and archives (zip, tar, tar.gz, gz) both work.
       </p>
+      <p className="collector-hint" data-testid="collector-hint">
+        Or let a collector gather it into one zip on the crashed machine: on Linux or WSL2{' '}
+        <a href="/collector/collect-crash-bundle.sh" download>collect-crash-bundle.sh</a>{' '}
+        (<code>bash collect-crash-bundle.sh train.log</code>), on Windows{' '}
+        <a href="/collector/collect-crash-bundle.ps1" download>collect-crash-bundle.ps1</a>{' '}
+        (<code>powershell -ExecutionPolicy Bypass -File collect-crash-bundle.ps1 train.log</code>). They redact your user
+        and host names and note what they could not collect.
+      </p>
 
       <form onSubmit={onSubmit} noValidate>
         <div

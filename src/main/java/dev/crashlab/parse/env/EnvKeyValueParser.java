@@ -44,18 +44,20 @@ public final class EnvKeyValueParser implements ArtifactParser {
             Map.entry("graphics", Key.GPU), Map.entry("video-card", Key.GPU), Map.entry("gpu-model", Key.GPU),
             Map.entry("gpu-models", Key.GPU), Map.entry("gpu-name", Key.GPU), Map.entry("card", Key.GPU),
             Map.entry("cpu", Key.CPU), Map.entry("processor", Key.CPU), Map.entry("cpu-model", Key.CPU),
-            Map.entry("arch", Key.ARCH), Map.entry("architecture", Key.ARCH));
+            Map.entry("arch", Key.ARCH), Map.entry("architecture", Key.ARCH),
+            Map.entry("cpu-flags", Key.CPU_FLAGS), Map.entry("cpu-features", Key.CPU_FLAGS),
+            Map.entry("flags", Key.CPU_FLAGS));
     private static final Pattern KEY_VALUE = Pattern.compile("^[-*•\\s]{0,4}([A-Za-z][A-Za-z0-9 _.\\-/()]{0,60}?)\\s{0,8}(?::|=)\\s{0,40}(.*)$");
     /** Requirements written inside a value ({@code conda, cudatoolkit=10.2}, {@code pip install tensorflow==2.4.1}). */
     private static final Pattern PIN = Pattern.compile("(?<![\\w.-])([A-Za-z][\\w.\\-]{0,60})={1,2}(\\d{1,9}(?:\\.[\\w]{1,20}){0,6}(?:\\+\\w{1,20})?)");
     private static final Pattern GPU_COUNT = Pattern.compile("^(\\d{1,3}) ?[x×] ?(.+)$", Pattern.CASE_INSENSITIVE);
-    private static final Pattern GPU_MEMORY = Pattern.compile("^(.*?)\\s*\\b(\\d{1,4}(?:\\.\\d{1,2})?) ?(GB|GiB|G|MB|MiB)$", Pattern.CASE_INSENSITIVE);
+    private static final Pattern GPU_MEMORY = Pattern.compile("^(.*?)\\s*\\b(\\d{1,6}(?:\\.\\d{1,2})?) ?(GB|GiB|G|MB|MiB)$", Pattern.CASE_INSENSITIVE);
     private static final Pattern TORCH_WHEEL_INDEX = Pattern.compile("/whl/(?:(cu\\d{2,3})|(cpu))\\b");
     private static final Pattern REMARK = Pattern.compile("\\s*\\([^()]{0,200}\\)\\s*$");
     private static final Set<String> NO_GPU = Set.of("none", "no", "no gpu", "cpu", "cpu only", "n/a", "-", "0");
 
     /** What a key states. */
-    private enum Key { OS, PYTHON, TENSORFLOW, TORCH, CUDA, CUDNN, DRIVER, GPU, CPU, ARCH }
+    private enum Key { OS, PYTHON, TENSORFLOW, TORCH, CUDA, CUDNN, DRIVER, GPU, CPU, CPU_FLAGS, ARCH }
 
     @Override
     public String name() {
@@ -105,6 +107,7 @@ public final class EnvKeyValueParser implements ArtifactParser {
             case OS -> platform.os(REMARK.matcher(value).replaceAll(""), ref);
             case ARCH -> platform.arch(value.split("\\s+")[0], ref);
             case CPU -> platform.cpu(REMARK.matcher(value).replaceAll(""), ref);
+            case CPU_FLAGS -> platform.flags(value, ref);
             case PYTHON -> {
                 if (version != null) {
                     out.fact(new VersionFact("python", version, ORIGIN, List.of(ref)));

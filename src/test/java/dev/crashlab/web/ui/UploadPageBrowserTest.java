@@ -26,6 +26,12 @@ class UploadPageBrowserTest extends BrowserPageTest {
 
         page.navigate(index.toString());
         assertThat(page.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setName("Upload a crash bundle"))).isVisible();
+        // the collector scripts are linked from the page, and the links download them
+        Locator linux = page.getByTestId("collector-hint").getByRole(AriaRole.LINK,
+                new Locator.GetByRoleOptions().setName("collect-crash-bundle.sh"));
+        assertThat(linux).hasAttribute("href", "/collector/collect-crash-bundle.sh");
+        assertEquals(Files.readString(Path.of("collector/collect-crash-bundle.sh")),
+                page.request().get(index.toURI().resolve("/collector/collect-crash-bundle.sh").toString()).text());
         page.getByTestId("file-input").setInputFiles(zip);
         assertThat(page.getByTestId("chosen-files")).containsText("crash-bundle.zip");
         page.getByLabel("Bundle name").fill("ui-crash-bundle");
