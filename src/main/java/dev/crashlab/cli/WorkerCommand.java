@@ -93,7 +93,13 @@ final class WorkerCommand implements Callable<Integer> {
                     out.flush();
                 });
         if (once) {
-            boolean ran = worker.runOne();
+            boolean ran;
+            try {
+                ran = worker.runOne();
+            } catch (java.io.IOException e) {
+                err.println("crashlab worker: " + e.getMessage());
+                return 1;
+            }
             out.println("crashlab worker " + n + ": " + (ran ? "ran one job" : "no job queued for this worker"));
             out.flush();
             return 0;

@@ -66,7 +66,13 @@ public final class HttpJobSource implements JobSource {
                 .header("Accept", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
                 .build();
-        HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r;
+        try {
+            r = http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            // a refused connection carries no message of its own; say where and what
+            throw new IOException("cannot reach " + server.resolve(path) + ": " + e, e);
+        }
         if (r.statusCode() >= 300) {
             throw new IOException(server.resolve(path) + " answered " + r.statusCode() + ": " + detail(r.body()));
         }

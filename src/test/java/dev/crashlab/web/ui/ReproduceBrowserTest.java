@@ -37,11 +37,27 @@ class ReproduceBrowserTest extends BrowserPageTest {
               ]}}
             """;
 
+    /** nvidia-smi's default table for the reporter's 6 GiB card, 801 MiB already in use. */
+    static final String NVIDIA_SMI = """
+            Sun Nov 22 07:40:00 2026
+            +-----------------------------------------------------------------------------------------+
+            | NVIDIA-SMI 560.35.03              Driver Version: 560.35.03      CUDA Version: 12.6     |
+            |-----------------------------------------+------------------------+----------------------+
+            | GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile Uncorr. ECC |
+            | Fan  Temp   Perf          Pwr:Usage/Cap |           Memory-Usage | GPU-Util  Compute M. |
+            |                                         |                        |               MIG M. |
+            |=========================================+========================+======================|
+            |   0  NVIDIA GeForce RTX 2060        Off |   00000000:01:00.0  On |                  N/A |
+            | 45%   62C    P2            120W /  160W |     801MiB /   6144MiB |     98%      Default |
+            |                                         |                        |                  N/A |
+            +-----------------------------------------+------------------------+----------------------+
+            """;
+
     @Test
     void reproducesTheModelsConvolutionsOnTheCpuAndShowsTheResult() throws Exception {
         Path zip = Files.write(tmp.resolve("keras-bundle.zip"), Zips.zip()
                 .text("model.json", KERAS_MODEL)
-                .text("nvidia-smi.txt", TestZips.NVIDIA_SMI)
+                .text("nvidia-smi.txt", NVIDIA_SMI)
                 .build());
         page.navigate(index.toString());
         page.getByTestId("file-input").setInputFiles(zip);
@@ -53,6 +69,7 @@ class ReproduceBrowserTest extends BrowserPageTest {
         assertThat(repro.getByTestId("repro-spec")).hasValue(Pattern.compile("conv_a[\\s\\S]*conv_b"));
         assertThat(repro.getByTestId("memory-row")).hasCount(3);
         assertThat(repro.getByTestId("memory-chart")).containsText("NVIDIA GeForce RTX 2060");
+        assertThat(repro.getByTestId("memory-verdict")).hasText("fits");
         // the local worker has probed its CPU and is listed
         assertThat(repro.getByTestId("repro-worker").filter(new Locator.FilterOptions().setHasText("local")))
                 .containsText("CPU", new LocatorAssertions.ContainsTextOptions().setTimeout(60_000));
@@ -84,6 +101,9 @@ class ReproduceBrowserTest extends BrowserPageTest {
         // at 390 px the section does not make the page scroll sideways
         page.setViewportSize(390, 844);
         Object overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth");
-        assertTrue(((Number) overflow).intValue() <= 0, () -> "the page scrolls sideways at 390 px by " + overflow + " px");
+        Object wide = page.evaluate("[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right"
+                + " > document.documentElement.clientWidth + 1).slice(-5).map(e => e.tagName + '.' + e.className).join(', ')");
+        assertTrue(((Number) overflow).intValue() <= 0,
+                () -> "the page scrolls sideways at 390 px by " + overflow + " px; widest: " + wide);
     }
 }
