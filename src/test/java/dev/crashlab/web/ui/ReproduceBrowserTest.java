@@ -101,8 +101,11 @@ class ReproduceBrowserTest extends BrowserPageTest {
         // at 390 px the section does not make the page scroll sideways
         page.setViewportSize(390, 844);
         Object overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth");
-        Object wide = page.evaluate("[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right"
-                + " > document.documentElement.clientWidth + 1).slice(-5).map(e => e.tagName + '.' + e.className).join(', ')");
+        // the outermost elements that stick out (their parent does not), to name the culprit in a failure
+        Object wide = page.evaluate("(() => { const w = document.documentElement.clientWidth + 1;"
+                + " const over = e => e && e.getBoundingClientRect().right > w;"
+                + " return [...document.querySelectorAll('body *')].filter(e => over(e) && !over(e.parentElement))"
+                + ".map(e => e.tagName + '.' + e.className + '[' + (e.dataset.testid || '') + ']').join(', '); })()");
         assertTrue(((Number) overflow).intValue() <= 0,
                 () -> "the page scrolls sideways at 390 px by " + overflow + " px; widest: " + wide);
     }
