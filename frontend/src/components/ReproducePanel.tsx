@@ -14,11 +14,31 @@ import {
   type Job,
   type Lab,
   type MemoryEstimate,
+  type Worker,
 } from '../repro.ts';
 import { ErrorAlert, Loading } from './common.tsx';
 import { MemoryChart } from './MemoryChart.tsx';
 import { ReproJobView } from './ReproJobView.tsx';
 import './ReproducePanel.css';
+
+/** One worker: whether it is online, its backend and devices, and the job it holds. */
+function WorkerItem({ worker: w }: { worker: Worker }) {
+  return (
+    <li data-testid="repro-worker">
+      <span className={w.online ? 'badge badge-ok' : 'badge badge-neutral'}>{w.online ? 'online' : 'offline'}</span>{' '}
+      <strong className="mono">{w.name}</strong> <span className="muted">({w.backend})</span>
+      {w.devices.map((d, i) => (
+        <span key={i} className="repro-device">
+          {' '}
+          {d.name}
+          {d.memoryBytes ? `, ${formatBytes(d.memoryBytes)}` : ''}
+          {d.unavailableReason && <span className="muted"> — unavailable: {d.unavailableReason}</span>}
+        </span>
+      ))}
+      {w.online && w.currentJob !== null && <span className="muted"> · busy with job {w.currentJob}</span>}
+    </li>
+  );
+}
 
 type DraftState = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'loaded'; draft: Draft };
 
@@ -129,6 +149,7 @@ export function ReproducePanel({ bundleId }: { bundleId: number }) {
   const capBytes = loaded?.suggestedMemoryCapBytes ?? null;
   const cardName = (loaded?.spec?.reporter_gpu?.name as string | undefined) ?? null;
   const onlineWorkers = lab?.workers.filter((w) => w.online) ?? [];
+  const offlineWorkers = lab?.workers.filter((w) => !w.online) ?? [];
   const running = job !== null && !FINAL_STATES.has(job.state);
 
   return (
@@ -186,21 +207,21 @@ export function ReproducePanel({ bundleId }: { bundleId: number }) {
                   {lab.remoteWorkers ? '' : '; remote workers are off until crashlab.lab.worker-token is set'}.
                 </li>
               )}
-              {lab.workers.map((w) => (
-                <li key={w.name} data-testid="repro-worker">
-                  <span className={w.online ? 'badge badge-ok' : 'badge badge-neutral'}>{w.online ? 'online' : 'offline'}</span>{' '}
-                  <strong className="mono">{w.name}</strong> <span className="muted">({w.backend})</span>
-                  {w.devices.map((d, i) => (
-                    <span key={i} className="repro-device">
-                      {' '}
-                      {d.name}
-                      {d.memoryBytes ? `, ${formatBytes(d.memoryBytes)}` : ''}
-                      {d.unavailableReason && <span className="muted"> — unavailable: {d.unavailableReason}</span>}
-                    </span>
-                  ))}
-                  {w.currentJob !== null && <span className="muted"> · busy with job {w.currentJob}</span>}
-                </li>
+              {onlineWorkers.map((w) => (
+                <WorkerItem key={w.name} worker={w} />
               ))}
+              {offlineWorkers.length > 0 && (
+                <li>
+                  <details>
+                    <summary className="muted">{offlineWorkers.length} offline</summary>
+                    <ul className="repro-workers">
+                      {offlineWorkers.map((w) => (
+                        <WorkerItem key={w.name} worker={w} />
+                      ))}
+                    </ul>
+                  </details>
+                </li>
+              )}
             </ul>
           )}
 

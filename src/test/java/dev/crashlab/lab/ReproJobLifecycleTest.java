@@ -126,7 +126,7 @@ class ReproJobLifecycleTest {
     void anExpiredLeaseRequeuesTheJobUntilItsAttemptsAreUsed() throws Exception {
         JobView job = queue("gpu:lease-gpu-" + run);
         Device gpu = new Device("NVIDIA lease-gpu-" + run, 8L << 30, null);
-        Duration lease = Duration.ofSeconds(3); // %test.crashlab.lab.lease
+        Duration lease = Duration.ofSeconds(10); // %test.crashlab.lab.lease
 
         Instant at = t0;
         for (int attempt = 1; attempt <= job.maxAttempts(); attempt++) {

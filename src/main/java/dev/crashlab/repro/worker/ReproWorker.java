@@ -118,6 +118,12 @@ public final class ReproWorker implements Runnable {
 
     /** Runs one claimed job in a child JVM; empty when the worker stopped before it ended. */
     Optional<Completion> execute(ClaimedJob job) throws IOException, InterruptedException {
+        // a first heartbeat before the child starts: a JVM start on a loaded machine can take a good part of a lease
+        HeartbeatReply first = source.heartbeat(job.id(), settings.name(), "starting the replay process");
+        if (first.cancel()) {
+            log.accept("worker " + settings.name() + ": job " + job.id() + " stopped before it started: " + first.reason());
+            return Optional.empty();
+        }
         Path dir = Files.createDirectories(settings.scratch()).resolve("job-" + job.id() + "-" + job.attempt());
         Files.createDirectories(dir);
         try {
@@ -155,7 +161,7 @@ public final class ReproWorker implements Runnable {
     // Waits for the child in short slices: kills it at its limit, heartbeats, and kills it when told to.
     private void supervise(ClaimedJob job, ChildRun run) throws InterruptedException {
         Duration beat = Duration.ofMillis(Math.max(200, job.leaseSeconds() * 1000 / 3));
-        long nextBeat = 0; // heartbeat at once: the server moves the job from claimed to running
+        long nextBeat = System.nanoTime() + beat.toNanos();
         while (!run.waitFor(SLICE)) {
             if (stopping) {
                 run.kill(ChildExit.Ending.CANCELLED);
