@@ -4,6 +4,8 @@ import { UploadPage } from './pages/UploadPage.tsx';
 import { BundlesPage } from './pages/BundlesPage.tsx';
 import { BundlePage } from './pages/BundlePage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
+import { KbPage } from './pages/KbPage.tsx';
+import { KbArticlePage } from './pages/KbArticlePage.tsx';
 
 function NavLink({ to, active, children }: { to: string; active: boolean; children: string }) {
   return (
@@ -18,9 +20,12 @@ export function App() {
 
   let page;
   const bundleMatch = /^\/bundles\/([^/]+)\/?$/.exec(path);
+  const kbMatch = /^\/kb\/([^/]+)\/?$/.exec(path);
   if (path === '/' || path === '/upload') page = <UploadPage />;
   else if (path === '/bundles' || path === '/bundles/') page = <BundlesPage query={query} />;
   else if (bundleMatch) page = <BundlePage key={bundleMatch[1]} id={decodeURIComponent(bundleMatch[1])} query={query} />;
+  else if (path === '/kb' || path === '/kb/') page = <KbPage query={query} />;
+  else if (kbMatch) page = <KbArticlePage key={kbMatch[1]} id={decodeURIComponent(kbMatch[1])} />;
   else page = <NotFoundPage path={path} />;
 
   // move focus to the new page's heading for screen readers after in-app navigation
@@ -30,6 +35,7 @@ export function App() {
   }, [path]);
 
   const onBundles = path.startsWith('/bundles');
+  const onKb = path === '/kb' || path.startsWith('/kb/');
   return (
     <>
       <a className="skip-link" href="#main">
@@ -45,11 +51,14 @@ export function App() {
             <span>CrashLab</span>
           </Link>
           <nav aria-label="Main">
-            <NavLink to="/" active={!onBundles && (path === '/' || path === '/upload')}>
+            <NavLink to="/" active={!onBundles && !onKb && (path === '/' || path === '/upload')}>
               Upload
             </NavLink>
             <NavLink to="/bundles" active={onBundles}>
               Bundles
+            </NavLink>
+            <NavLink to="/kb" active={onKb}>
+              Knowledge base
             </NavLink>
           </nav>
         </div>

@@ -222,6 +222,44 @@ const FORMATTERS: Record<string, Formatter> = {
     ]);
     return s || null;
   },
+
+  WindowsEvent: (f) => {
+    const head = join([str(f, 'provider'), str(f, 'eventId')], ' ');
+    const message = str(f, 'message');
+    const s = join([head, str(f, 'level'), str(f, 'time'), message ? message.split('\n')[0] : null]);
+    return s || null;
+  },
+
+  ApplicationFault: (f) => {
+    const app = join([str(f, 'application') ?? 'a program', str(f, 'applicationVersion')], ' ');
+    const module = join([str(f, 'module'), str(f, 'moduleVersion')], ' ');
+    const code = str(f, 'exceptionCode');
+    const offset = str(f, 'faultOffset');
+    switch (str(f, 'event')) {
+      case 'hang':
+        return `${app} stopped responding`;
+      case 'dotnet':
+        return join([`${app}: unhandled .NET exception`, str(f, 'module')], ' ');
+      default:
+        return join([`${app} crashed${module ? ` in ${module}` : ''}`, join([code, offset ? `at ${offset}` : null], ' ')], ' — ');
+    }
+  },
+
+  WerReport: (f) => {
+    const name = str(f, 'eventName');
+    if (!name) return null;
+    return join([`WER ${name}`, str(f, 'application'), str(f, 'exceptionCode'),
+      str(f, 'bucket') ? `bucket ${str(f, 'bucket')}` : null]);
+  },
+
+  DisplayDriverEvent: (f) => {
+    const head = join([str(f, 'provider'), str(f, 'eventId')], ' ');
+    const driver = str(f, 'driver');
+    const reset = f.recovered === true ? `${driver ?? 'display driver'} was reset and recovered`
+      : f.recovered === false ? `${driver ?? 'display driver'} was reset and did not recover` : null;
+    const gpu = str(f, 'gpuId');
+    return join([head, reset, str(f, 'device'), gpu ? `GPU id ${gpu}` : null, str(f, 'detail')]) || null;
+  },
 };
 
 /** One line saying what the fact states. */
@@ -248,6 +286,7 @@ export function kindLabel(kind: string): string {
     HostOomKill: 'Host OOM kill',
     VersionFact: 'Version',
     BuildInfo: 'Framework build',
+    WheaEvent: 'WHEA event',
   };
   if (special[kind]) return special[kind];
   const words = kind.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(' ');

@@ -4,6 +4,7 @@ import { ArtifactViewer } from '../components/ArtifactViewer.tsx';
 import { EnvironmentPanel, type FactsState } from '../components/EnvironmentPanel.tsx';
 import { FactsSection } from '../components/FactsSection.tsx';
 import { ReproducePanel } from '../components/ReproducePanel.tsx';
+import { DiagnosisReport } from '../components/DiagnosisReport.tsx';
 import type { SourceJump } from '../components/SourceLink.tsx';
 import { ErrorAlert, Hash, Loading, StatusBadge, Time, useTitle } from '../components/common.tsx';
 import { formatBytes, plural } from '../format.ts';
@@ -172,6 +173,8 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
         </div>
       </dl>
       {bundle.notes && <p className="notes">{bundle.notes}</p>}
+
+      <DiagnosisReport bundleId={bundle.id} jump={jump} />
 
       <EnvironmentPanel state={facts} jump={jump} onRetry={() => setFactsReload((n) => n + 1)} />
 

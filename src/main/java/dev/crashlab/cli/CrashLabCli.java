@@ -17,7 +17,9 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = CrashLabCli.Version.class,
         description = "Diagnoses crashed GPU deep-learning jobs from their crash bundles.",
-        subcommands = {VersionCommand.class, InspectCommand.class, FactsCommand.class, WorkerCommand.class,
+        subcommands = {VersionCommand.class, InspectCommand.class, FactsCommand.class,
+                KbCommand.class, DiagnoseCommand.class, EvalCommand.class, DiagnoseBenchCommand.class,
+                WorkerCommand.class,
                 CommandLine.HelpCommand.class})
 public final class CrashLabCli implements Runnable {
 

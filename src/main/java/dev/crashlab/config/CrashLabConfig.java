@@ -4,6 +4,7 @@ import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /** Typed CrashLab settings; each one is also an environment variable (crashlab.data-dir = CRASHLAB_DATA_DIR). */
 @ConfigMapping(prefix = "crashlab")
@@ -15,6 +16,18 @@ public interface CrashLabConfig {
 
     /** Limits on what one upload may be and expand to. */
     Upload upload();
+
+    /** Where the knowledge base and compat tables are read from. */
+    Kb kb();
+
+    /** The knowledge base's location: folders beside the app, else the copy packaged in the jar. */
+    interface Kb {
+        /** The articles folder (env CRASHLAB_KB_DIR); unset: ./kb-articles if it exists, else the packaged copy. */
+        Optional<Path> dir();
+
+        /** The compat tables folder (env CRASHLAB_KB_COMPAT_DIR); unset: compat/ beside the articles, else the packaged copy. */
+        Optional<Path> compatDir();
+    }
 
     /** Reproduction jobs and workers. */
     dev.crashlab.lab.LabConfig lab();

@@ -28,7 +28,11 @@ public final class Parsers {
             new dev.crashlab.parse.nvidiasmi.NvidiaSmiCsvParser(),
             new dev.crashlab.parse.nvidiasmi.NvidiaSmiQueryTextParser(),
             new dev.crashlab.parse.nvidiasmi.NvidiaSmiTableParser(),
-            new dev.crashlab.parse.nvidiasmi.NvidiaSmiXmlParser()
+            new dev.crashlab.parse.nvidiasmi.NvidiaSmiXmlParser(),
+            new dev.crashlab.parse.winevent.WindowsEventCsvParser(),
+            new dev.crashlab.parse.winevent.WindowsEventTabParser(),
+            new dev.crashlab.parse.winevent.WindowsEventTextParser(),
+            new dev.crashlab.parse.winevent.WindowsEventXmlParser()
     );
 
     private Parsers() {}

@@ -46,6 +46,9 @@ public class BundleResource {
     @Inject
     BundleService bundles;
 
+    @Inject
+    dev.crashlab.report.DiagnosisService diagnoses;
+
     @POST
     @Consumes(MediaType.MULTIPART_FORM_DATA)
     @Operation(summary = "Upload a bundle as multipart parts: one archive, several loose files, or a mix")
@@ -132,7 +135,8 @@ public class BundleResource {
         return notes;
     }
 
-    private static Response created(BundleView view) {
+    private Response created(BundleView view) {
+        diagnoses.computeQuietly(view.id()); // stored now, so the report page opens without waiting
         return Response.created(URI.create("/api/bundles/" + view.id())).entity(view).build();
     }
 

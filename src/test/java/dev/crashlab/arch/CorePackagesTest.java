@@ -22,7 +22,7 @@ class CorePackagesTest {
     static final Path MAIN = Path.of("src/main/java/dev/crashlab");
 
     /** Whole packages that are core. */
-    static final Set<String> CORE_PACKAGES = Set.of("sniff", "cli", "fact", "parse", "repro");
+    static final Set<String> CORE_PACKAGES = Set.of("sniff", "cli", "fact", "parse", "repro", "kb", "compat", "diagnose", "search");
 
     /** Core classes in packages that also hold Quarkus beans and entities. */
     static final Set<String> CORE_CLASSES = Set.of(

@@ -1,8 +1,10 @@
 package dev.crashlab.parse.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,7 +93,7 @@ final class KerasModelGraph {
     private List<Integer> apply(JsonNode layer, List<List<Integer>> ins, boolean inputStated, String prefix, int depth) {
         String className = layer.path("class_name").asText(null);
         JsonNode cfg = layer.path("config");
-        if (CONTAINERS.contains(className) && isModel(layer)) {
+        if (className != null && CONTAINERS.contains(className) && isModel(layer)) {
             String name = layer.path("name").isTextual() ? layer.path("name").asText() : KerasConfig.text(cfg, "name");
             List<List<Integer>> outs = walk(layer, prefix + (name == null ? "" : name + "/"), ins, depth + 1);
             return outs.isEmpty() ? null : outs.get(0);
@@ -160,36 +162,46 @@ final class KerasModelGraph {
                 fed.put(inputNames.get(i), inputs.get(i));
             }
         }
-        boolean progress = true;
-        for (int pass = 0; progress && pass <= order.size(); pass++) {
-            progress = false;
-            for (JsonNode layer : order) {
-                String name = nameOf(layer);
-                List<List<TensorRef>> nodes = inboundNodes(layer.path("inbound_nodes"));
-                int next = done.getOrDefault(name, 0);
-                if (nodes.isEmpty() && next == 0) {
-                    // an input layer (or a layer nobody feeds)
-                    List<Integer> shape = fed.get(name);
-                    outputs.computeIfAbsent(name, k -> new ArrayList<>()).add(shape != null ? shape
-                            : apply(layer, new ArrayList<>(), false, prefix, depth));
-                    done.put(name, 1);
-                    progress = true;
-                    continue;
+        // a worklist rather than passes over the list: a layer blocked on an input waits on that input's layer
+        // and is queued again when that layer's node is done, so hostile orderings cost linear time
+        Deque<JsonNode> queue = new ArrayDeque<>(order);
+        Map<String, List<JsonNode>> waiting = new HashMap<>();
+        while (!queue.isEmpty()) {
+            JsonNode layer = queue.poll();
+            String name = nameOf(layer);
+            List<List<TensorRef>> nodes = inboundNodes(layer.path("inbound_nodes"));
+            int next = done.getOrDefault(name, 0);
+            boolean progress = false;
+            if (nodes.isEmpty() && next == 0) {
+                // an input layer (or a layer nobody feeds)
+                List<Integer> shape = fed.get(name);
+                outputs.computeIfAbsent(name, k -> new ArrayList<>()).add(shape != null ? shape
+                        : apply(layer, new ArrayList<>(), false, prefix, depth));
+                done.put(name, 1);
+                progress = true;
+            }
+            while (next < nodes.size()) {
+                String blocker = blocker(nodes.get(next), byName, done);
+                if (blocker != null) {
+                    waiting.computeIfAbsent(blocker, k -> new ArrayList<>()).add(layer);
+                    break;
                 }
-                while (next < nodes.size() && ready(nodes.get(next), byName, done)) {
-                    List<TensorRef> refs = nodes.get(next);
-                    List<List<Integer>> ins = new ArrayList<>(refs.size());
-                    boolean stated = true;
-                    for (TensorRef r : refs) {
-                        List<Integer> computed = shapeOf(r, outputs);
-                        ins.add(r.shape() != null ? r.shape() : computed);
-                        stated &= r.shape() != null;
-                    }
-                    outputs.computeIfAbsent(name, k -> new ArrayList<>()).add(apply(layer, ins, stated, prefix, depth));
-                    next++;
-                    done.put(name, next);
-                    progress = true;
+                List<TensorRef> refs = nodes.get(next);
+                List<List<Integer>> ins = new ArrayList<>(refs.size());
+                boolean stated = true;
+                for (TensorRef r : refs) {
+                    List<Integer> computed = shapeOf(r, outputs);
+                    ins.add(r.shape() != null ? r.shape() : computed);
+                    stated &= r.shape() != null;
                 }
+                outputs.computeIfAbsent(name, k -> new ArrayList<>()).add(apply(layer, ins, stated, prefix, depth));
+                next++;
+                done.put(name, next);
+                progress = true;
+            }
+            List<JsonNode> woken = progress ? waiting.remove(name) : null;
+            if (woken != null) {
+                queue.addAll(woken);
             }
         }
         List<List<Integer>> result = new ArrayList<>();
@@ -204,14 +216,15 @@ final class KerasModelGraph {
         return name != null ? name : KerasConfig.text(layer.path("config"), "name");
     }
 
-    private static boolean ready(List<TensorRef> node, Map<String, JsonNode> byName, Map<String, Integer> done) {
+    /** The layer a node still waits for, or null when every input it names is computed (or names no layer). */
+    private static String blocker(List<TensorRef> node, Map<String, JsonNode> byName, Map<String, Integer> done) {
         for (TensorRef r : node) {
-            // a reference to a layer that does not exist never becomes ready: treat it as ready with unknown shape
+            // a reference to a layer that does not exist never becomes ready: it counts as ready with unknown shape
             if (byName.containsKey(r.layer()) && done.getOrDefault(r.layer(), 0) == 0) {
-                return false;
+                return r.layer();
             }
         }
-        return true;
+        return null;
     }
 
     /**

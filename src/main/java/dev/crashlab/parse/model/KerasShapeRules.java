@@ -280,12 +280,13 @@ final class KerasShapeRules {
             if (v == null) {
                 return null;
             }
-            known *= Math.max(v, 1);
+            // capped: a product past int range cannot match a real tensor (and must not overflow to 0)
+            known = Math.min((long) Integer.MAX_VALUE + 1, known * Math.max(v, 1));
             out.add(v);
         }
         if (unknownAt > 0) {
             List<Integer> flat = flatten(in);
-            if (flat != null && known > 0 && flat.get(1) % known == 0) {
+            if (flat != null && known <= Integer.MAX_VALUE && flat.get(1) % known == 0) {
                 out.set(unknownAt, (int) (flat.get(1) / known));
             }
         }

@@ -28,9 +28,9 @@ final class ModelCodeScanner {
     static final int MAX_STATEMENT_CHARS = 8000;
 
     private static final Pattern CONV_CALL = Pattern.compile(
-            "(?<![\\w])(?:[A-Za-z_]\\w{0,40}\\.){0,4}(Conv[123]D(?:Transpose)?|Convolution[123]D|Deconvolution[23]D"
+            "(?<![\\w/])(?:[A-Za-z_]\\w{0,40}\\.){0,4}(Conv[123]D(?:Transpose)?|Convolution[123]D|Deconvolution[23]D"
                     + "|AtrousConvolution[12]D|SeparableConv[12]D|SeparableConvolution[12]D|DepthwiseConv[12]D"
-                    + "|Conv[123]d|ConvTranspose[123]d)\\s{0,4}\\(");
+                    + "|Conv[123]d|ConvTranspose[123]d)\\(");
     private static final Pattern BATCH = Pattern.compile("\\bbatch_size\\s{0,4}=\\s{0,4}([A-Za-z_]\\w{0,60}|\\d{1,9})\\b");
     private static final Pattern FIT = Pattern.compile("\\.(?:fit|fit_generator|evaluate|predict)\\s{0,4}\\(|\\bDataLoader\\s{0,4}\\(");
     private static final Pattern CONSTANT = Pattern.compile("^([A-Za-z_]\\w{0,60})\\s{0,4}=\\s{0,4}(\\d{1,9})\\s*(?:#.*)?$");
@@ -180,7 +180,9 @@ final class ModelCodeScanner {
             }
             ConvDraft d = Character.isLowerCase(m.group(1).charAt(m.group(1).length() - 1))
                     ? torch(m.group(1), call) : keras(m.group(1), call);
-            if (d != null) {
+            // a call with no literal size is not a layer we can describe (nor, in TF logs, a call at all:
+            // "[[node model/conv2d/Conv2D (defined at train.py:42) ]]")
+            if (d != null && (d.filters != null || d.kernel != null || d.inChannels != null)) {
                 d.sources.add(at);
                 found.convs.add(d);
             }

@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  * with, while the weight's {@code tensor_format} (or the strides, where the channel stride is 1) shows
  * channels-last. cuDNN's 3-slot arrays ({@code padding = [1, 1, 0]}) are cut to the layer's rank.
  * Descriptors cut off mid-list are ignored in favour of the snippet. Shapes are given in the data format's
- * order: (N, H, W, C) for channels-last.
+ * order: (N, H, W, C) for channels-last. The name is the submodule the traceback called last
+ * ({@code x = self.conv1(x)}) where there is one, and is then listed in {@code inferred}.
  */
 public final class PytorchCudnnReproParser implements ArtifactParser {
 
@@ -37,6 +38,10 @@ public final class PytorchCudnnReproParser implements ArtifactParser {
     private static final Pattern KEY_VALUE = Pattern.compile("^(\\w{1,30}) = (.{0,200})$");
     private static final Pattern DESCRIPTOR = Pattern.compile("^(input|output|weight): (?:Tensor|Filter)Descriptor\\b");
     private static final Pattern INT = Pattern.compile("-?\\d{1,10}");
+    /** A traceback's source line calling a submodule: {@code x = self.conv1(x)}. */
+    private static final Pattern MODULE_CALL = Pattern.compile("^(?:[\\w, ]{1,80}=\\s?)?(?:return )?self\\.([A-Za-z]\\w{0,60})\\(");
+    /** Traceback lines between the user's call and the failure: library frames and their code. */
+    private static final int NAME_WINDOW = 40;
 
     @Override
     public String name() {
@@ -50,6 +55,7 @@ public final class PytorchCudnnReproParser implements ArtifactParser {
 
     /** One failure's snippet and block, as read so far. */
     private static final class Failure {
+        String moduleName;
         List<Integer> data;
         String dataDtype;
         String memoryFormat;
@@ -70,15 +76,27 @@ public final class PytorchCudnnReproParser implements ArtifactParser {
         ParseResult.Builder out = new ParseResult.Builder();
         Failure[] current = {new Failure()};
         String[] descriptor = {null};
+        // the last submodule a traceback called (self.conv1(x)): the failing layer's attribute name
+        String[] module = {null};
+        long[] moduleLine = {0};
         ModelTextLines.forEach(input, out, (number, text) -> {
             String t = text.strip();
             if (t.isEmpty() || t.length() > 1000) {
                 return;
             }
             Failure f = current[0];
+            Matcher moduleCall = MODULE_CALL.matcher(t);
+            if (moduleCall.find() && !moduleCall.group(1).equals("forward")) {
+                module[0] = moduleCall.group(1);
+                moduleLine[0] = number;
+            }
             if (t.contains("You can try to repro this exception")) {
                 current[0] = next(f, out);
                 descriptor[0] = null;
+                if (module[0] != null && number - moduleLine[0] <= NAME_WINDOW) {
+                    current[0].moduleName = module[0];
+                }
+                module[0] = null;
                 return;
             }
             Matcher m = DATA.matcher(t);
@@ -223,6 +241,11 @@ public final class PytorchCudnnReproParser implements ArtifactParser {
         }
         d.inputShape = ordered(in, d.dataFormat);
         d.outputShape = ordered(outDims, d.dataFormat);
+        if (f.moduleName != null) {
+            // read from the traceback's last submodule call, not from the snippet: a good guess, not a fact
+            d.name = f.moduleName;
+            d.inferred("name");
+        }
         d.sources.clear();
         d.sources.addAll(f.sources);
         return d;

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
@@ -27,6 +28,24 @@ class ModelGoldenFilesTest {
             new KerasModelJsonParser(), ArtifactType.KERAS_MODEL_JSON,
             new ModelTextParser(), ArtifactType.KERAS_MODEL_SUMMARY,
             new PytorchCudnnReproParser(), ArtifactType.CONSOLE_LOG);
+
+    /** Fixtures that are deliberately not what their parser reads (binary garbage, JSON that is no Keras model). */
+    private static final java.util.Set<String> NOT_ROUTED = java.util.Set.of("hostile-garbage.bin", "not-a-model.json");
+
+    @Test
+    void everyFixtureIsSniffedAsATypeItsParserReads() throws java.io.IOException {
+        for (ArtifactParser parser : PARSERS.keySet()) {
+            for (Path f : GoldenFiles.fixtures(parser.name())) {
+                if (NOT_ROUTED.contains(f.getFileName().toString())) {
+                    continue;
+                }
+                ArtifactType type = new dev.crashlab.sniff.ArtifactSniffer().sniff(f.getFileName().toString(), f);
+                org.assertj.core.api.Assertions.assertThat(dev.crashlab.parse.Parsers.forType(type))
+                        .as("%s is sniffed as %s", f, type)
+                        .anyMatch(p -> p.getClass() == parser.getClass());
+            }
+        }
+    }
 
     @TestFactory
     Stream<DynamicContainer> everyFixtureMatchesItsGoldenFile() {

@@ -58,6 +58,29 @@ class ModelHostileInputTest {
     }
 
     @Test
+    void aLongGraphListedBackwardsCostsLinearTime() throws IOException {
+        // 20,000 layers chained input -> act_1 -> ... -> conv, listed last first: every layer waits on the next
+        int n = 20_000;
+        StringBuilder layers = new StringBuilder();
+        layers.append("{\"class_name\": \"Conv2D\", \"name\": \"conv\", \"config\": {\"name\": \"conv\", ")
+                .append("\"filters\": 4, \"kernel_size\": [3, 3]}, \"inbound_nodes\": [[[\"act_").append(n).append("\", 0, 0, {}]]]}");
+        for (int i = n; i >= 1; i--) {
+            layers.append(", {\"class_name\": \"Activation\", \"name\": \"act_").append(i)
+                    .append("\", \"config\": {\"activation\": \"relu\"}, \"inbound_nodes\": [[[\"")
+                    .append(i == 1 ? "input" : "act_" + (i - 1)).append("\", 0, 0, {}]]]}");
+        }
+        layers.append(", {\"class_name\": \"InputLayer\", \"name\": \"input\", \"config\": ")
+                .append("{\"batch_input_shape\": [null, 8, 8, 3]}, \"inbound_nodes\": []}");
+        Path file = dir.resolve("long-graph.json");
+        Files.writeString(file, "{\"class_name\": \"Model\", \"config\": {\"layers\": [" + layers
+                + "], \"input_layers\": [[\"input\", 0, 0]], \"output_layers\": [[\"conv\", 0, 0]]}}");
+        ParseResult r = assertTimeoutPreemptively(Duration.ofSeconds(10),
+                () -> new KerasModelJsonParser().parse(new ParseInput("long-graph.json", ArtifactType.KERAS_MODEL_JSON, file)));
+        assertThat(r.facts()).singleElement().isInstanceOfSatisfying(dev.crashlab.fact.ConvSpec.class,
+                c -> assertThat(c.inputShape()).containsExactly(null, 8, 8, 3));
+    }
+
+    @Test
     void randomBytesNeverThrow() throws IOException {
         Random random = new Random(SEED);
         for (Map.Entry<ArtifactParser, ArtifactType> e : ModelGoldenFilesTest.PARSERS.entrySet()) {

@@ -1,0 +1,169 @@
+// The diagnosis and knowledge-base API as the UI uses it (see README, "Diagnosis" and "Knowledge base").
+import { getJson, type SourceRef } from './api.ts';
+
+export interface Evidence {
+  matcher: string;
+  text: string;
+  weight: number;
+  specific: boolean;
+  source: SourceRef | null;
+  sources: SourceRef[];
+}
+
+export interface Hypothesis {
+  id: string;
+  title: string;
+  category: string;
+  confidence: number;
+  score: number;
+  evidence: Evidence[];
+  against: Evidence[];
+}
+
+export interface Ask {
+  artifact: string;
+  why: string;
+  between: string[];
+}
+
+export interface CompatResult {
+  check: string;
+  result: 'ok' | 'mismatch' | 'unknown' | string;
+  explanation: string;
+  sources: SourceRef[];
+}
+
+export interface Diagnosis {
+  bundleId: number;
+  computedAt: string;
+  recomputed: boolean;
+  hypotheses: Hypothesis[];
+  ask: Ask[];
+  compat: CompatResult[];
+  notes: string[];
+  kbFingerprint: string;
+}
+
+export interface KbSummary {
+  id: string;
+  title: string;
+  category: string;
+  platforms: string[];
+  prior: number;
+}
+
+export interface KbList {
+  articles: KbSummary[];
+  fingerprint: string;
+}
+
+export interface Remedy {
+  platform: string;
+  steps: string[];
+}
+
+export interface KbMatcher {
+  id: string;
+  fact?: string;
+  where?: Record<string, string>;
+  text?: string;
+  compat?: string;
+  outcome?: string;
+  weight: number;
+  specific: boolean;
+  says: string | null;
+}
+
+export interface KbArticle extends KbSummary {
+  matchers: KbMatcher[];
+  against: KbMatcher[];
+  remedies: Remedy[];
+  confirm: string[];
+  references: string[];
+  bodyMarkdown: string;
+}
+
+export interface KbHit {
+  id: string;
+  title: string;
+  category: string;
+  score: number;
+  snippets: string[];
+}
+
+export interface KbSearch {
+  query: string;
+  hits: KbHit[];
+}
+
+export function getDiagnosis(bundleId: number | string, signal?: AbortSignal): Promise<Diagnosis> {
+  return getJson<Diagnosis>(`/api/bundles/${encodeURIComponent(String(bundleId))}/diagnosis`, signal);
+}
+
+export function listKb(signal?: AbortSignal): Promise<KbList> {
+  return getJson<KbList>('/api/kb', signal);
+}
+
+export function getKbArticle(id: string, signal?: AbortSignal): Promise<KbArticle> {
+  return getJson<KbArticle>(`/api/kb/${encodeURIComponent(id)}`, signal);
+}
+
+export function searchKb(q: string, signal?: AbortSignal): Promise<KbSearch> {
+  return getJson<KbSearch>(`/api/kb/search?q=${encodeURIComponent(q)}&limit=20`, signal);
+}
+
+/** The category names as the KB uses them, in the order the KB page lists them. */
+export const CATEGORIES: { id: string; label: string }[] = [
+  { id: 'installation', label: 'Installation' },
+  { id: 'version-compatibility', label: 'Version compatibility' },
+  { id: 'memory', label: 'Memory' },
+  { id: 'driver', label: 'Driver' },
+  { id: 'hardware', label: 'Hardware' },
+  { id: 'code', label: 'Code' },
+  { id: 'platform', label: 'Platform' },
+];
+
+export function categoryLabel(id: string): string {
+  return CATEGORIES.find((c) => c.id === id)?.label ?? id;
+}
+
+/** Human names for the compatibility checks of kb-articles/README.md. */
+export const CHECK_LABELS: Record<string, string> = {
+  'cuda-vs-framework-build': 'CUDA runtime vs the framework build',
+  'cudnn-vs-framework-build': 'cuDNN vs the framework build',
+  'driver-vs-cuda': 'Driver vs CUDA',
+  'gpu-arch-vs-build': 'GPU architecture vs the build',
+  'tf-native-windows-gpu': 'TensorFlow GPU on native Windows',
+  'torch-cpu-only-build': 'PyTorch build has CUDA',
+  'python-vs-framework': 'Python vs the framework',
+  'cudnn-vs-cuda': 'cuDNN vs CUDA',
+  'mixed-precision-vs-gpu': 'Mixed precision vs the GPU',
+  'multiple-cuda-versions': 'One CUDA version visible',
+};
+
+/** Splits a search snippet (HTML-escaped text with <mark> around matches) into plain and marked parts. */
+export function snippetParts(html: string): { text: string; marked: boolean }[] {
+  const parts: { text: string; marked: boolean }[] = [];
+  const re = /<mark>([\s\S]*?)<\/mark>/g;
+  let last = 0;
+  for (let m = re.exec(html); m; m = re.exec(html)) {
+    if (m.index > last) parts.push({ text: unescapeHtml(stripTags(html.slice(last, m.index))), marked: false });
+    parts.push({ text: unescapeHtml(stripTags(m[1])), marked: true });
+    last = m.index + m[0].length;
+  }
+  if (last < html.length) parts.push({ text: unescapeHtml(stripTags(html.slice(last))), marked: false });
+  return parts.filter((p) => p.text.length > 0);
+}
+
+function stripTags(s: string): string {
+  return s.replace(/<[^>]*>/g, '');
+}
+
+function unescapeHtml(s: string): string {
+  return s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&#x27;/g, "'")
+    .replace(/&amp;/g, '&');
+}

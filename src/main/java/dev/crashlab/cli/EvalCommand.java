@@ -1,0 +1,156 @@
+package dev.crashlab.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.crashlab.bundle.BundleRejectedException;
+import dev.crashlab.diagnose.Diagnosis;
+import dev.crashlab.diagnose.DiagnosisEngine;
+import dev.crashlab.diagnose.DiagnosisInput;
+import dev.crashlab.diagnose.Hypothesis;
+import dev.crashlab.diagnose.KnowledgeSource;
+import dev.crashlab.diagnose.TextLine;
+import dev.crashlab.fact.Facts;
+import dev.crashlab.search.Bm25Baseline;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * Measures the diagnosis on labelled bundles: every sub-folder of DIR is a case whose {@code meta.json}
+ * (never read as input) names the causes, primary first.
+ */
+@Command(name = "eval",
+        description = {"Diagnose every case folder in DIR and compare with its meta.json labels (primary first).",
+                       "Prints one line per case, then top1 A/N top3 B/N overall and for cases that are not very-hard.",
+                       "A hit is the primary label ranked first (top1) or among the first three (top3)."})
+final class EvalCommand implements Callable<Integer> {
+
+    @Parameters(paramLabel = "DIR", description = "a folder of case folders, each with a meta.json")
+    Path dir;
+
+    @Option(names = "--baseline", paramLabel = "NAME", description = "also rank with a baseline and print it beside: bm25")
+    String baseline;
+
+    @Mixin
+    KnowledgeOptions knowledge = new KnowledgeOptions();
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    /** Hits counted for one ranker. */
+    private static final class Tally {
+        int n;
+        int top1;
+        int top3;
+        int hardN;
+        int hardTop1;
+        int hardTop3;
+
+        void add(List<String> ranked, String primary, boolean veryHard) {
+            boolean t1 = !ranked.isEmpty() && ranked.getFirst().equals(primary);
+            boolean t3 = ranked.subList(0, Math.min(3, ranked.size())).contains(primary);
+            n++;
+            top1 += t1 ? 1 : 0;
+            top3 += t3 ? 1 : 0;
+            if (!veryHard) {
+                hardN++;
+                hardTop1 += t1 ? 1 : 0;
+                hardTop3 += t3 ? 1 : 0;
+            }
+        }
+
+        String summary() {
+            return String.format(Locale.ROOT, "top1 %d/%d top3 %d/%d   without very-hard: top1 %d/%d (%.0f%%) top3 %d/%d (%.0f%%)",
+                    top1, n, top3, n, hardTop1, hardN, pct(hardTop1, hardN), hardTop3, hardN, pct(hardTop3, hardN));
+        }
+
+        private static double pct(int a, int b) {
+            return b == 0 ? 0 : 100.0 * a / b;
+        }
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (!Files.isDirectory(dir)) {
+            err.println("crashlab eval: not a folder: " + dir);
+            return 2;
+        }
+        if (baseline != null && !baseline.equals("bm25")) {
+            err.println("crashlab eval: unknown baseline '" + baseline + "' (known: bm25)");
+            return 2;
+        }
+        KnowledgeSource source = knowledge.load();
+        if (!source.problems().isEmpty()) {
+            source.problems().forEach(err::println);
+            err.println("crashlab eval: the knowledge base has problems (see above)");
+            return 1;
+        }
+        DiagnosisEngine engine = KnowledgeOptions.engine(source);
+        Bm25Baseline bm25 = baseline == null ? null : Bm25Baseline.build(source.kb());
+        List<Path> cases;
+        try (Stream<Path> s = Files.list(dir)) {
+            cases = s.filter(p -> Files.isRegularFile(p.resolve("meta.json"))).sorted().toList();
+        }
+        Tally ours = new Tally();
+        Tally base = new Tally();
+        for (Path c : cases) {
+            JsonNode meta = Facts.json().readTree(c.resolve("meta.json").toFile());
+            List<String> labels = new ArrayList<>();
+            meta.path("labels").forEach(l -> labels.add(l.asText()));
+            if (labels.isEmpty()) {
+                err.println("crashlab eval: " + c.getFileName() + ": meta.json has no labels; skipped");
+                continue;
+            }
+            String difficulty = meta.path("difficulty").asText("");
+            boolean veryHard = difficulty.equals("very-hard");
+            DiagnosisInput input;
+            try {
+                input = OfflineBundle.read(List.of(c), p -> p.equals("meta.json"));
+            } catch (BundleRejectedException e) {
+                err.println("crashlab eval: " + c.getFileName() + ": refused: " + e.getMessage());
+                continue;
+            }
+            Diagnosis d = engine.diagnose(input);
+            List<String> ranked = d.hypotheses().stream().map(Hypothesis::id).toList();
+            ours.add(ranked, labels.getFirst(), veryHard);
+            String line = String.format(Locale.ROOT, "%-10s %-9s %-32s %s %s", c.getFileName(), difficulty, labels.getFirst(),
+                    mark(ranked, labels.getFirst()), top3(d));
+            if (bm25 != null) {
+                String text = input.lines().stream().map(TextLine::text).collect(Collectors.joining("\n"));
+                List<String> b = bm25.rank(text);
+                base.add(b, labels.getFirst(), veryHard);
+                line += "   | bm25 " + mark(b, labels.getFirst()) + " " + String.join(",", b.subList(0, Math.min(3, b.size())));
+            }
+            out.println(line);
+        }
+        out.println("ours: " + ours.summary());
+        if (bm25 != null) {
+            out.println("bm25: " + base.summary());
+        }
+        out.flush();
+        return 0;
+    }
+
+    private static String mark(List<String> ranked, String primary) {
+        int i = ranked.indexOf(primary);
+        return i == 0 ? "top1" : i > 0 && i < 3 ? "top3" : "miss";
+    }
+
+    private static String top3(Diagnosis d) {
+        return d.hypotheses().stream().limit(3)
+                .map(h -> String.format(Locale.ROOT, "%s(%.2f)", h.id(), h.score())).collect(Collectors.joining(" "));
+    }
+}

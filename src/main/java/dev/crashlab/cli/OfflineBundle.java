@@ -1,0 +1,89 @@
+package dev.crashlab.cli;
+
+import dev.crashlab.bundle.BundleRejectedException;
+import dev.crashlab.bundle.BundleUnpacker;
+import dev.crashlab.bundle.StagedFile;
+import dev.crashlab.bundle.UnpackLimits;
+import dev.crashlab.diagnose.DiagnosisInput;
+import dev.crashlab.diagnose.TextLine;
+import dev.crashlab.diagnose.TextLines;
+import dev.crashlab.fact.Fact;
+import dev.crashlab.fact.Facts;
+import dev.crashlab.parse.ArtifactFacts;
+import dev.crashlab.parse.ParseInput;
+import dev.crashlab.sniff.ArtifactSniffer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+
+/**
+ * Reads files, folders and archives into one bundle's facts and text lines, as an upload would be, without
+ * a server: what {@code diagnose} and {@code eval} feed the engine.
+ */
+final class OfflineBundle {
+
+    private OfflineBundle() {}
+
+    /** One file of the bundle. */
+    private record Item(String path, Path file) {}
+
+    /**
+     * Reads the paths as one bundle.
+     *
+     * @param skip bundle-relative paths to leave out (e.g. an eval case's {@code meta.json})
+     */
+    static DiagnosisInput read(List<Path> paths, Predicate<String> skip) throws IOException, BundleRejectedException {
+        Path staging = Files.createTempDirectory("crashlab-bundle-");
+        ArtifactSniffer sniffer = new ArtifactSniffer();
+        try (BundleUnpacker unpacker = new BundleUnpacker(UnpackLimits.defaults(), staging.resolve("files"))) {
+            List<Item> items = new ArrayList<>();
+            boolean single = paths.size() == 1;
+            for (Path p : paths) {
+                if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                    addFolder(p, unpacker, items);
+                } else {
+                    unpacker.add(p.getFileName().toString(), p, single);
+                }
+            }
+            for (StagedFile s : unpacker.files()) {
+                items.add(new Item(s.path(), s.file()));
+            }
+            List<Fact> facts = new ArrayList<>();
+            List<TextLine> lines = new ArrayList<>();
+            for (Item i : items) {
+                if (skip.test(i.path())) {
+                    continue;
+                }
+                ParseInput input = new ParseInput(i.path(), sniffer.sniff(i.path(), i.file()), i.file());
+                facts.addAll(ArtifactFacts.of(input).facts());
+                TextLines.read(input, lines);
+            }
+            return new DiagnosisInput(Facts.dedupe(facts), lines);
+        } finally {
+            try (Stream<Path> left = Files.walk(staging)) {
+                left.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private static void addFolder(Path root, BundleUnpacker unpacker, List<Item> items) throws IOException, BundleRejectedException {
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(root)) {
+            files = walk.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)).sorted().toList();
+        }
+        for (Path f : files) {
+            String rel = root.relativize(f).toString().replace('\\', '/');
+            if (BundleUnpacker.isArchive(f)) {
+                unpacker.add(rel, f, false);
+            } else {
+                items.add(new Item(rel, f));
+            }
+        }
+    }
+}

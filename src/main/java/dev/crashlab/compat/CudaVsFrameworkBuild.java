@@ -1,0 +1,127 @@
+package dev.crashlab.compat;
+
+import dev.crashlab.fact.BuildInfo;
+import dev.crashlab.fact.Fact;
+import dev.crashlab.kb.Versions;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code cuda-vs-framework-build}: the CUDA present differs from what the framework was built for (its
+ * build info, TF's tested configuration, or the versioned library a failed load asked for).
+ *
+ * <p>NOTE: from CUDA 11 on, libraries are versioned by major ({@code cudart64_110.dll} serves all of 11.x),
+ * so within a major >= 11 a different minor is not a mismatch; before 11 the minor must match too.
+ */
+final class CudaVsFrameworkBuild implements CompatCheck {
+
+    static final String ID = "cuda-vs-framework-build";
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    /** The CUDA version the framework needs, with the sentence that says why and the facts behind it. */
+    record Expected(String cuda, String why, List<Fact> facts) {}
+
+    static Expected expected(SoftwareStack s, CompatData data) {
+        for (BuildInfo b : s.builds()) {
+            if (!b.cpuOnly() && b.cudaVersion() != null) {
+                String fw = b.framework() == null ? "the framework" : CompatLookup.display(b.framework().toLowerCase(java.util.Locale.ROOT))
+                        + (b.frameworkVersion() == null ? "" : " " + b.frameworkVersion());
+                return new Expected(b.cudaVersion(), fw + " was built for CUDA " + b.cudaVersion(), List.of(b));
+            }
+        }
+        Observed tf = s.framework("tensorflow");
+        if (tf != null) {
+            CsvTable.Row row = CompatLookup.tensorflowBuild(data, tf.value(), s.buildPlatform());
+            if (row != null && !row.get("cuda").isBlank()) {
+                return new Expected(row.get("cuda"), "TF " + Versions.majorMinor(tf.value()) + " expects CUDA " + row.get("cuda"), List.of(tf.fact()));
+            }
+        }
+        for (Observed w : s.cudaWanted()) {
+            return new Expected(w.value(), "the framework asked for CUDA " + w.value() + " (" + describe(w) + ")", List.of(w.fact()));
+        }
+        return null;
+    }
+
+    static boolean sameCuda(String a, String b) {
+        int[] x = Versions.parse(a);
+        int[] y = Versions.parse(b);
+        if (x == null || y == null) {
+            return true;
+        }
+        if (x[0] != y[0]) {
+            return false;
+        }
+        if (x[0] >= 11 || x.length < 2 || y.length < 2) {
+            return true;
+        }
+        return x[1] == y[1];
+    }
+
+    @Override
+    public CompatOutcome evaluate(SoftwareStack s, CompatData data) {
+        Expected exp = expected(s, data);
+        List<Observed> present = s.cudaPresent();
+        if (exp == null) {
+            return noBuildFor(s, data);
+        }
+        if (present.isEmpty()) {
+            // a failed load of another version than the build wants is itself a mismatch
+            for (Observed w : s.cudaWanted()) {
+                if (!sameCuda(w.value(), exp.cuda())) {
+                    return CompatOutcome.mismatch(ID, exp.why() + "; but " + describe(w) + " asks for CUDA " + w.value(),
+                            concat(exp.facts(), w.fact()));
+                }
+            }
+            return CompatOutcome.unknown(ID, exp.why() + "; the bundle does not say which CUDA is installed");
+        }
+        for (Observed p : present) {
+            if (!sameCuda(p.value(), exp.cuda())) {
+                return CompatOutcome.mismatch(ID, exp.why() + "; found CUDA " + p.value() + " (" + describe(p) + ")",
+                        concat(exp.facts(), p.fact()));
+            }
+        }
+        return CompatOutcome.ok(ID, exp.why() + "; found CUDA " + present.getFirst().value(), concat(exp.facts(), present.getFirst().fact()));
+    }
+
+    /**
+     * Where TensorFlow ran but its version is not stated: a CUDA present that no TensorFlow release on this
+     * platform was built for (CUDA 10.2, say) is a mismatch whatever the version.
+     */
+    private static CompatOutcome noBuildFor(SoftwareStack s, CompatData data) {
+        Fact tf = s.tensorflowEvidence();
+        List<CsvTable.Row> rows = data.rows(CompatData.TENSORFLOW_BUILDS).stream()
+                .filter(r -> s.buildPlatform() == null || s.buildPlatform().equalsIgnoreCase(r.get("platform"))).toList();
+        if (tf == null || s.cudaPresent().isEmpty() || rows.isEmpty()) {
+            return CompatOutcome.unknown(ID, "the bundle names no framework build or CUDA version it needs");
+        }
+        Observed p = s.cudaPresent().getFirst();
+        for (CsvTable.Row r : rows) {
+            if (sameCuda(p.value(), r.get("cuda"))) {
+                return CompatOutcome.unknown(ID, "TensorFlow ran on CUDA " + p.value() + ", which some TF releases were built for; "
+                        + "the bundle does not say which TF version");
+            }
+        }
+        return CompatOutcome.mismatch(ID, "no TensorFlow release" + (s.buildPlatform() == null ? "" : " for " + s.buildPlatform())
+                + " was built for CUDA " + p.value() + " (" + describe(p) + ")", List.of(tf, p.fact()));
+    }
+
+    static String describe(Observed o) {
+        return switch (o.fact()) {
+            case dev.crashlab.fact.LibraryLoadFailure l -> l.library();
+            case dev.crashlab.fact.VersionFact v -> v.component() + (v.origin() == null ? "" : " from " + v.origin());
+            default -> o.fact().kind();
+        };
+    }
+
+    static List<Fact> concat(List<Fact> a, Fact b) {
+        List<Fact> out = new ArrayList<>(a);
+        if (!out.contains(b)) {
+            out.add(b);
+        }
+        return out;
+    }
+}

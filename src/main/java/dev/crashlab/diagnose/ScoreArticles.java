@@ -1,0 +1,54 @@
+package dev.crashlab.diagnose;
+
+import dev.crashlab.kb.KbArticle;
+import java.util.Map;
+
+/**
+ * Scores every article (README "How scores combine"): noisy-OR of the specific evidence, a smaller share for
+ * consistent evidence, counter-evidence multiplying by {@code (1 - w)}, and the prior and text similarity
+ * as small terms that break ties.
+ */
+final class ScoreArticles implements Rule {
+
+    /** How much of the remaining headroom consistent evidence can fill. */
+    static final double CONSISTENT_SHARE = 0.4;
+    /** The weight of the text similarity (in [0, 1]) in the score. */
+    static final double SIMILARITY_WEIGHT = 0.12;
+    /** The weight of the prior, relative to the largest prior in the KB. */
+    static final double PRIOR_WEIGHT = 0.04;
+
+    @Override
+    public String name() {
+        return "score-articles";
+    }
+
+    @Override
+    public boolean applies(DiagnosisContext ctx) {
+        return !ctx.kb.articles().isEmpty();
+    }
+
+    @Override
+    public void apply(DiagnosisContext ctx) {
+        double maxPrior = ctx.kb.articles().stream().mapToDouble(KbArticle::prior).max().orElse(1);
+        for (KbArticle a : ctx.kb.articles()) {
+            double missSpecific = 1;
+            double missConsistent = 1;
+            for (Evidence e : ctx.evidence.getOrDefault(a.id(), Map.of()).values()) {
+                if (e.specific()) {
+                    missSpecific *= 1 - e.weight();
+                } else {
+                    missConsistent *= 1 - e.weight();
+                }
+            }
+            double specific = 1 - missSpecific;
+            double consistent = 1 - missConsistent;
+            double score = specific + (1 - specific) * CONSISTENT_SHARE * consistent;
+            double keep = 1;
+            for (Evidence e : ctx.against.getOrDefault(a.id(), Map.of()).values()) {
+                keep *= 1 - e.weight();
+            }
+            double tie = PRIOR_WEIGHT * a.prior() / maxPrior + SIMILARITY_WEIGHT * ctx.similarityScores.getOrDefault(a.id(), 0.0);
+            ctx.scores.put(a.id(), (score + tie) * keep);
+        }
+    }
+}

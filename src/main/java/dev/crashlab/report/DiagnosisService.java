@@ -1,0 +1,118 @@
+package dev.crashlab.report;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.crashlab.bundle.BundleService;
+import dev.crashlab.bundle.BundleViews.BundleView;
+import dev.crashlab.diagnose.Diagnosis;
+import dev.crashlab.diagnose.DiagnosisInput;
+import dev.crashlab.diagnose.DiagnosisJson;
+import dev.crashlab.diagnose.TextLine;
+import dev.crashlab.diagnose.TextLines;
+import dev.crashlab.fact.Fact;
+import dev.crashlab.fact.Facts;
+import dev.crashlab.parse.ArtifactFacts;
+import dev.crashlab.parse.ParseInput;
+import dev.crashlab.sniff.ArtifactType;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import jakarta.transaction.Transactional;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.jboss.logging.Logger;
+
+/**
+ * Computes a bundle's diagnosis from its stored files, stores it with the KB fingerprint, and recomputes it
+ * when the KB has changed since.
+ */
+@ApplicationScoped
+public class DiagnosisService {
+
+    private static final Logger LOG = Logger.getLogger(DiagnosisService.class);
+
+    @Inject
+    BundleService bundles;
+
+    @Inject
+    KnowledgeService knowledge;
+
+    /** The stored diagnosis (recomputed first if missing or stale) as the API returns it; empty for an unknown bundle. */
+    @Transactional
+    public Optional<ObjectNode> diagnosis(long bundleId) {
+        Optional<BundleView> bundle = bundles.find(bundleId);
+        if (bundle.isEmpty()) {
+            return Optional.empty();
+        }
+        KnowledgeService.Loaded kb = knowledge.current();
+        BundleDiagnosis row = BundleDiagnosis.findById(bundleId);
+        boolean recomputed = false;
+        if (row == null || !row.kbFingerprint.equals(kb.source().kb().fingerprint())) {
+            row = store(bundleId, compute(bundle.get(), kb), kb.source().kb().fingerprint(), row);
+            recomputed = true;
+        }
+        try {
+            ObjectNode out = (ObjectNode) Facts.json().readTree(row.json);
+            ObjectNode result = Facts.json().createObjectNode();
+            result.put("bundleId", bundleId);
+            result.put("computedAt", row.computedAt.toString());
+            result.put("recomputed", recomputed);
+            result.setAll(out);
+            return Optional.of(result);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("stored diagnosis of bundle " + bundleId + " is not JSON", e);
+        }
+    }
+
+    /**
+     * Computes and stores the diagnosis of a new bundle in its own transaction; a failure (even at commit) is
+     * logged and never fails the upload: the first read computes it again.
+     */
+    public void computeQuietly(long bundleId) {
+        try {
+            QuarkusTransaction.requiringNew().run(() -> {
+                Optional<BundleView> bundle = bundles.find(bundleId);
+                if (bundle.isPresent()) {
+                    KnowledgeService.Loaded kb = knowledge.current();
+                    store(bundleId, compute(bundle.get(), kb), kb.source().kb().fingerprint(), BundleDiagnosis.findById(bundleId));
+                }
+            });
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "diagnosis of bundle %d failed; it will be computed when first read", bundleId);
+        }
+    }
+
+    private Diagnosis compute(BundleView bundle, KnowledgeService.Loaded kb) {
+        List<Fact> facts = new ArrayList<>();
+        List<TextLine> lines = new ArrayList<>();
+        bundle.artifacts().forEach(a -> {
+            ParseInput input = new ParseInput(a.path(), ArtifactType.valueOf(a.type()), bundles.blobs().pathOf(a.sha256()));
+            facts.addAll(ArtifactFacts.of(input).facts());
+            TextLines.read(input, lines);
+        });
+        return kb.engine().diagnose(new DiagnosisInput(Facts.dedupe(facts), lines));
+    }
+
+    private static BundleDiagnosis store(long bundleId, Diagnosis d, String fingerprint, BundleDiagnosis existing) {
+        String json;
+        try {
+            json = Facts.json().writeValueAsString(DiagnosisJson.toJson(d));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        if (json.length() > BundleDiagnosis.MAX_JSON) {
+            throw new IllegalStateException("diagnosis of bundle " + bundleId + " is " + json.length() + " characters, over the column's size");
+        }
+        BundleDiagnosis row = existing != null ? existing : new BundleDiagnosis();
+        row.bundleId = bundleId;
+        row.kbFingerprint = fingerprint;
+        row.computedAt = Instant.now();
+        row.json = json;
+        if (existing == null) {
+            row.persist();
+        }
+        return row;
+    }
+}

@@ -1,0 +1,107 @@
+package dev.crashlab.search;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
+
+/**
+ * Picks the passages of an article that contain the most query terms and marks those terms, using the
+ * same analyzer as the index (so {@code cudart} marks {@code cudart64_110.dll}).
+ */
+final class Snippets {
+
+    static final int MAX_SNIPPET = 240;
+
+    private Snippets() {}
+
+    /** One analysed token of a passage: its term and where it lies in the passage. */
+    record Token(String term, int start, int end) {}
+
+    /** One passage (a paragraph or list item) of an article, analysed once when the index is built. */
+    record Passage(String text, List<Token> tokens) {}
+
+    /** Splits an article into passages and analyses each. */
+    static List<Passage> passages(Analyzer analyzer, String text) {
+        List<Passage> out = new ArrayList<>();
+        for (String passage : text.split("\\n\\s*\\n|\\n(?=\\s*[-*#|])")) {
+            String p = passage.strip().replaceAll("\\s+", " ");
+            if (p.isEmpty()) {
+                continue;
+            }
+            List<Token> tokens = new ArrayList<>();
+            try (TokenStream ts = analyzer.tokenStream("body", p)) {
+                CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+                OffsetAttribute off = ts.addAttribute(OffsetAttribute.class);
+                ts.reset();
+                while (ts.incrementToken()) {
+                    tokens.add(new Token(term.toString(), off.startOffset(), off.endOffset()));
+                }
+                ts.end();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            out.add(new Passage(p, List.copyOf(tokens)));
+        }
+        return List.copyOf(out);
+    }
+
+    /** Up to {@code max} passages with the matched words in {@code <mark>}, most distinct matches first. */
+    static List<String> best(List<Passage> passages, Set<String> terms, int max) {
+        record Scored(String html, int hits, int order) {}
+        List<Scored> scored = new ArrayList<>();
+        int order = 0;
+        for (Passage p : passages) {
+            List<int[]> spans = matches(p, terms);
+            if (!spans.isEmpty()) {
+                scored.add(new Scored(mark(p.text(), spans),
+                        (int) spans.stream().map(s -> p.text().substring(s[0], s[1]).toLowerCase()).distinct().count(), order++));
+            }
+        }
+        scored.sort(Comparator.comparingInt((Scored s) -> -s.hits()).thenComparingInt(Scored::order));
+        return scored.stream().limit(max).map(Scored::html).toList();
+    }
+
+    private static List<int[]> matches(Passage p, Set<String> terms) {
+        List<int[]> spans = new ArrayList<>();
+        for (Token t : p.tokens()) {
+            if (terms.contains(t.term())) {
+                int[] span = {t.start(), t.end()};
+                // a compound and its parts share offsets; keep the widest, non-overlapping
+                spans.removeIf(s -> s[0] >= span[0] && s[1] <= span[1]);
+                if (spans.stream().noneMatch(s -> s[0] <= span[0] && s[1] >= span[1])) {
+                    spans.add(span);
+                }
+            }
+        }
+        spans.sort(Comparator.comparingInt(s -> s[0]));
+        return spans;
+    }
+
+    // Cuts the passage around its first match, escapes it, and marks the matches.
+    private static String mark(String p, List<int[]> spans) {
+        int from = Math.max(0, Math.min(spans.getFirst()[0] - 60, p.length() - MAX_SNIPPET));
+        int to = Math.min(p.length(), from + MAX_SNIPPET);
+        StringBuilder sb = new StringBuilder(from > 0 ? "…" : "");
+        int at = from;
+        for (int[] s : spans) {
+            if (s[0] < at || s[1] > to) {
+                continue;
+            }
+            sb.append(escape(p.substring(at, s[0]))).append("<mark>").append(escape(p.substring(s[0], s[1]))).append("</mark>");
+            at = s[1];
+        }
+        sb.append(escape(p.substring(at, to))).append(to < p.length() ? "…" : "");
+        return sb.toString();
+    }
+
+    static String escape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}

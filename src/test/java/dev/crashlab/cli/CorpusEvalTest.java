@@ -1,0 +1,40 @@
+package dev.crashlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 5's acceptance 1 on the shared corpus: {@code eval} ranks the primary cause first in >= 80% and among
+ * the first three in >= 90% of the cases that are not very-hard, and beats the BM25 baseline.
+ */
+class CorpusEvalTest {
+
+    static final Path CORPUS = Path.of("../shared/corpus/crash-bundles");
+    static final Pattern SUMMARY = Pattern.compile("without very-hard: top1 (\\d+)/(\\d+) \\(\\d+%\\) top3 (\\d+)/(\\d+)");
+
+    @Test
+    void rankingMeetsTheAcceptanceAndBeatsBm25() {
+        Assumptions.assumeTrue(Files.isDirectory(CORPUS), "../shared/corpus is not present in this checkout");
+        CrashLabCliTest.Run r = CrashLabCliTest.run("eval", CORPUS.toString(), "--baseline", "bm25",
+                "--kb", "kb-articles", "--compat", "compat");
+        assertThat(r.status()).as(r.err()).isZero();
+        System.out.println(r.out());
+        Matcher ours = SUMMARY.matcher(r.out().lines().filter(l -> l.startsWith("ours:")).findFirst().orElseThrow());
+        Matcher bm25 = SUMMARY.matcher(r.out().lines().filter(l -> l.startsWith("bm25:")).findFirst().orElseThrow());
+        assertThat(ours.find()).isTrue();
+        assertThat(bm25.find()).isTrue();
+        int n = Integer.parseInt(ours.group(2));
+        int top1 = Integer.parseInt(ours.group(1));
+        int top3 = Integer.parseInt(ours.group(3));
+        assertThat(n).isPositive();
+        assertThat(top1 * 100.0 / n).as("top-1 on non-very-hard cases").isGreaterThanOrEqualTo(80);
+        assertThat(top3 * 100.0 / n).as("top-3 on non-very-hard cases").isGreaterThanOrEqualTo(90);
+        assertThat(top1).as("top-1 against bm25").isGreaterThan(Integer.parseInt(bm25.group(1)));
+    }
+}
