@@ -3,6 +3,7 @@ import { ApiError, deleteBundle, getBundle, getBundleFacts, type Artifact, type 
 import { ArtifactViewer } from '../components/ArtifactViewer.tsx';
 import { EnvironmentPanel, type FactsState } from '../components/EnvironmentPanel.tsx';
 import { FactsSection } from '../components/FactsSection.tsx';
+import { ReproducePanel } from '../components/ReproducePanel.tsx';
 import { DiagnosisReport } from '../components/DiagnosisReport.tsx';
 import type { SourceJump } from '../components/SourceLink.tsx';
 import { ErrorAlert, Hash, Loading, StatusBadge, Time, useTitle } from '../components/common.tsx';
@@ -252,6 +253,8 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
       )}
 
       <FactsSection state={facts} artifacts={bundle.artifacts} jump={jump} />
+
+      <ReproducePanel bundleId={bundle.id} />
     </div>
   );
 }

@@ -29,6 +29,9 @@ public interface CrashLabConfig {
         Optional<Path> compatDir();
     }
 
+    /** Reproduction jobs and workers. */
+    dev.crashlab.lab.LabConfig lab();
+
     /** Upload limits: requests over them are refused with a 4xx problem, never half-stored. */
     interface Upload {
         /** Largest accepted HTTP request body (the raw archive, or all multipart parts together). */

@@ -1,0 +1,83 @@
+package dev.crashlab.repro.worker;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Describes how to start a child JVM for one job: the same java and classpath as this process (so the
+ * child runs the same code), a heap limit, and the main class with its arguments.
+ *
+ * <p>NOTE: the child's stdout and stderr go to one log file; it inherits no stdin. The classpath is
+ * this process's own unless one is given: a Quarkus fast-jar ({@code quarkus-run.jar}) runs through its
+ * own class loader, so its {@code app/} and {@code lib/main/} folders are named instead (see
+ * {@link #classpathOf(String)}).
+ *
+ * @param java the {@code java} executable
+ * @param classpath the child's {@code -cp}
+ * @param maxHeap the child's {@code -Xmx} value ({@code 2g})
+ * @param jvmFlags extra JVM flags (native access, the vector module)
+ * @param mainClass the class whose {@code main} the child runs
+ * @param args the main's arguments
+ */
+public record ChildJvm(Path java, String classpath, String maxHeap, List<String> jvmFlags, String mainClass,
+        List<String> args) {
+
+    /** The JVM flags CrashLab's own launcher passes (JCuda's JNI, the CPU backend's vector API). */
+    public static final List<String> DEFAULT_FLAGS = List.of("--enable-native-access=ALL-UNNAMED",
+            "--add-modules", "jdk.incubator.vector", "-XX:+UseSerialGC", "-Xss4m");
+
+    public ChildJvm {
+        jvmFlags = List.copyOf(jvmFlags);
+        args = List.copyOf(args);
+    }
+
+    /** A child of this JVM's java and classpath. */
+    public static ChildJvm likeThisJvm(String maxHeap, String mainClass, List<String> args) {
+        return new ChildJvm(Path.of(System.getProperty("java.home"), "bin", "java"),
+                classpathOf(System.getProperty("java.class.path")), maxHeap, DEFAULT_FLAGS, mainClass, args);
+    }
+
+    /**
+     * Returns a classpath a child can use for {@code classpath}: itself, or for a Quarkus fast-jar
+     * launcher the folders of jars next to it.
+     */
+    public static String classpathOf(String classpath) {
+        if (classpath != null && !classpath.contains(File.pathSeparator) && classpath.endsWith("quarkus-run.jar")) {
+            Path dir = Path.of(classpath).toAbsolutePath().getParent();
+            return dir.resolve("app") + File.separator + "*" + File.pathSeparator
+                    + dir.resolve("lib").resolve("main") + File.separator + "*";
+        }
+        return classpath;
+    }
+
+    /** Returns the command line. */
+    public List<String> command() {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java.toString());
+        cmd.add("-Xmx" + maxHeap);
+        cmd.addAll(jvmFlags);
+        cmd.add("-cp");
+        cmd.add(classpath);
+        cmd.add(mainClass);
+        cmd.addAll(args);
+        return cmd;
+    }
+
+    /** Starts the child with its output going to {@code log}; the returned run supervises it. */
+    public ChildRun start(Path log) throws IOException {
+        Files.createDirectories(log.toAbsolutePath().getParent());
+        ProcessBuilder pb = new ProcessBuilder(command())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        // the child should not inherit settings meant for this process's own JVM
+        pb.environment().remove("JAVA_TOOL_OPTIONS");
+        pb.environment().remove("JDK_JAVA_OPTIONS");
+        Process process = pb.start();
+        process.getOutputStream().close(); // no stdin: a child waiting for input would only hang
+        return new ChildRun(process, log);
+    }
+}

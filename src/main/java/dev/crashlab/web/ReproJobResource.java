@@ -1,0 +1,151 @@
+package dev.crashlab.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.crashlab.lab.JobProgress;
+import dev.crashlab.lab.JobTarget;
+import dev.crashlab.lab.JobViews.JobPage;
+import dev.crashlab.lab.JobViews.JobView;
+import dev.crashlab.lab.ReproJobService;
+import dev.crashlab.lab.SpecDrafts;
+import dev.crashlab.web.problem.ProblemException;
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.mutiny.Multi;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.time.Instant;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
+import org.jboss.resteasy.reactive.RestStreamElementType;
+
+/** Create, list, show, cancel and watch reproduction jobs; draft and size specs. */
+@Path("/repro")
+@Produces(MediaType.APPLICATION_JSON)
+@Blocking
+public class ReproJobResource {
+
+    @Inject
+    ReproJobService jobs;
+
+    @Inject
+    SpecDrafts drafts;
+
+    @Inject
+    JobProgress progress;
+
+    /**
+     * What a client sends to create a job.
+     *
+     * @param bundleId the bundle the job reproduces; its ConvSpec facts give the spec when none is sent
+     * @param spec the (edited) spec in the reproduction JSON format; optional when a bundle is named
+     * @param target {@code any} (default), {@code worker:<name>} or {@code gpu:<model>}
+     * @param memoryCapBytes the memory to emulate (the reporter's card); null or 0 for none
+     */
+    public record CreateJob(Long bundleId, JsonNode spec, String target, Long memoryCapBytes) {}
+
+    @POST
+    @Path("/jobs")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Queue a reproduction job: a bundle's extracted spec, or an edited spec")
+    public Response create(CreateJob request) {
+        if (request == null) {
+            throw badRequest("send {\"bundleId\", \"spec\", \"target\", \"memoryCapBytes\"}; at least a bundleId or a spec");
+        }
+        JobTarget target;
+        try {
+            target = JobTarget.parse(request.target());
+        } catch (IllegalArgumentException e) {
+            throw badRequest(e.getMessage());
+        }
+        if (request.memoryCapBytes() != null && request.memoryCapBytes() < 0) {
+            throw badRequest("memoryCapBytes must be positive (or 0 / absent for no cap)");
+        }
+        JsonNode spec = request.spec();
+        if (spec == null || spec.isNull()) {
+            if (request.bundleId() == null) {
+                throw badRequest("send a spec, or a bundleId whose model facts give one");
+            }
+            spec = drafts.draft(request.bundleId()).spec();
+            if (spec == null) {
+                throw new ProblemException(422, "no-spec", "No convolution to replay", "bundle " + request.bundleId()
+                        + " states no convolution layers (no Keras model config, model.summary() or cuDNN repro); "
+                        + "send a spec instead");
+            }
+        } else {
+            if (request.bundleId() != null) {
+                drafts.requireBundle(request.bundleId());
+            }
+            spec = drafts.check(spec).spec();
+        }
+        Long cap = request.memoryCapBytes() == null || request.memoryCapBytes() == 0 ? null : request.memoryCapBytes();
+        JobView job = jobs.create(request.bundleId(), spec, target, cap, Instant.now());
+        return Response.created(URI.create("/api/repro/jobs/" + job.id())).entity(job).build();
+    }
+
+    @GET
+    @Path("/jobs")
+    @Operation(summary = "List reproduction jobs, newest first (all, or one bundle's)")
+    public JobPage list(@RestQuery Long bundleId, @RestQuery @DefaultValue("0") int page,
+            @RestQuery @DefaultValue("20") int size) {
+        return jobs.list(bundleId, page, size);
+    }
+
+    @GET
+    @Path("/drafts/{bundleId}")
+    @Operation(summary = "The spec a bundle's facts describe, its memory estimate, and the reporter's card's memory")
+    public SpecDrafts.Draft draft(@RestPath long bundleId) {
+        return drafts.draft(bundleId);
+    }
+
+    /** A spec to check and size. */
+    public record SpecBody(JsonNode spec) {}
+
+    @POST
+    @Path("/estimate")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Check an (edited) spec and estimate its memory; 422 names each bad field")
+    public SpecDrafts.Checked estimate(SpecBody body) {
+        if (body == null || body.spec() == null || body.spec().isNull()) {
+            throw badRequest("send {\"spec\": {...}}");
+        }
+        return drafts.check(body.spec());
+    }
+
+    @GET
+    @Path("/jobs/{id}")
+    @Operation(summary = "Show a reproduction job with its spec and result")
+    public JobView get(@RestPath long id) {
+        return jobs.find(id).orElseThrow(() -> ProblemException.notFound("no reproduction job " + id));
+    }
+
+    @POST
+    @Path("/jobs/{id}/cancel")
+    @Operation(summary = "Cancel a job: at once if queued, at its worker's next heartbeat if running")
+    public JobView cancel(@RestPath long id) {
+        return jobs.cancel(id, Instant.now());
+    }
+
+    @GET
+    @Path("/jobs/{id}/events")
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    @RestStreamElementType(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Server-sent events: the job now and on every change, until it ends")
+    public Multi<JobView> events(@RestPath long id) {
+        if (jobs.find(id).isEmpty()) {
+            throw ProblemException.notFound("no reproduction job " + id);
+        }
+        return progress.watch(id);
+    }
+
+    private static ProblemException badRequest(String detail) {
+        return new ProblemException(400, "bad-repro-request", "Bad reproduction request", detail);
+    }
+}
