@@ -182,6 +182,10 @@ public class ReproJobService {
             w.lastSeen = now;
             w.currentJob = null;
         });
+        if (j.bundleId != null) {
+            // a replay is evidence: the bundle's diagnosis is computed again, with this outcome, on its next read
+            dev.crashlab.report.DiagnosisService.invalidate(j.bundleId);
+        }
         return view(j);
     }
 

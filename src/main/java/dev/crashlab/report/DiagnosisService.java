@@ -11,6 +11,8 @@ import dev.crashlab.diagnose.TextLine;
 import dev.crashlab.diagnose.TextLines;
 import dev.crashlab.fact.Fact;
 import dev.crashlab.fact.Facts;
+import dev.crashlab.lab.ReproJob;
+import dev.crashlab.repro.ReplayOutcomes;
 import dev.crashlab.parse.ArtifactFacts;
 import dev.crashlab.parse.ParseInput;
 import dev.crashlab.sniff.ArtifactType;
@@ -92,7 +94,30 @@ public class DiagnosisService {
             facts.addAll(ArtifactFacts.of(input).facts());
             TextLines.read(input, lines);
         });
+        facts.addAll(replayOutcomes(bundle.id()));
         return kb.engine().diagnose(new DiagnosisInput(Facts.dedupe(facts), lines));
+    }
+
+    /** The finished reproduction jobs of the bundle, as facts: a replay is evidence too. */
+    private static List<Fact> replayOutcomes(long bundleId) {
+        List<Fact> out = new ArrayList<>();
+        List<ReproJob> jobs = ReproJob.list("bundleId = ?1 and finishedAt is not null order by id", bundleId);
+        for (ReproJob job : jobs) {
+            if (job.resultJson == null || job.state == null || !job.state.isFinal()) {
+                continue;
+            }
+            try {
+                ReplayOutcomes.of(job.id, job.state.wire(), Facts.json().readTree(job.resultJson)).ifPresent(out::add);
+            } catch (JsonProcessingException e) {
+                LOG.warnf("repro job %d has a result that is not JSON; left out of the diagnosis", job.id);
+            }
+        }
+        return out;
+    }
+
+    /** Forgets the stored diagnosis of a bundle, so that the next read computes it again (a job finished). */
+    public static void invalidate(long bundleId) {
+        BundleDiagnosis.deleteById(bundleId);
     }
 
     private static BundleDiagnosis store(long bundleId, Diagnosis d, String fingerprint, BundleDiagnosis existing) {
