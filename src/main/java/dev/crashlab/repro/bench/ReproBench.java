@@ -11,7 +11,8 @@ import java.util.stream.IntStream;
 
 /**
  * Measures the CPU backend's GFLOP/s on three standard ResNet-50 layers next to the machine's FMA rate from a
- * simple vectorisable Java loop on every core, and prints the table {@code scripts/bench repro} shows.
+ * simple vectorisable Java loop on every core, and the CUDA backend's TFLOP/s where a device exists, and prints
+ * the tables {@code scripts/bench repro} shows.
  *
  * <p>NOTE: each figure is the median of timed runs after untimed warm-up runs (the JIT compiles the loops
  * first); a pass counts 2 flops per multiply-add ({@link ConvProblem#macs()}).
@@ -50,6 +51,45 @@ public final class ReproBench {
                 row(p, "backward-filter", gflop, peak, runs, () -> cpu.backwardFilter(p, x, dy));
             }
         }
+        cudaRows(layers, runs);
+    }
+
+    /**
+     * The CUDA backend's TFLOP/s on the same layers, from device time (CUDA events around the kernels), where a
+     * device exists; otherwise the reason there is none.
+     */
+    private static void cudaRows(ConvProblem[] layers, int runs) throws Exception {
+        try (ConvBackend cuda = dev.crashlab.repro.ConvBackends.open("cuda")) {
+            java.util.Optional<String> why = cuda.unavailableReason();
+            if (why.isPresent()) {
+                System.out.printf(Locale.ROOT, "%nCUDA backend: not measured: %s%n", why.get());
+                return;
+            }
+            System.out.printf(Locale.ROOT, "%nCUDA backend on %s, float32, device time, median of %d runs after a warm-up%n",
+                    cuda.device(), runs);
+            System.out.printf(Locale.ROOT, "%-28s %-16s %10s %10s%n", "layer", "pass", "ms", "TFLOP/s");
+            for (ConvProblem p : layers) {
+                SplittableRandom r = new SplittableRandom(7);
+                float[] x = random(r, p.inputElements());
+                float[] w = random(r, p.filterElements());
+                float[] dy = random(r, p.outputElements());
+                double tflop = 2.0 * p.macs() / 1e12;
+                cudaRow(p, "forward", tflop, runs, () -> cuda.forward(p, x, w));
+                cudaRow(p, "backward-data", tflop, runs, () -> cuda.backwardData(p, dy, w));
+                cudaRow(p, "backward-filter", tflop, runs, () -> cuda.backwardFilter(p, x, dy));
+            }
+        }
+    }
+
+    private static void cudaRow(ConvProblem p, String pass, double tflop, int runs, Pass body) throws Exception {
+        body.run(); // the first call creates the context and JIT-compiles the PTX
+        double[] ms = new double[runs];
+        for (int i = 0; i < runs; i++) {
+            ms[i] = body.run().kernelMillis();
+        }
+        Arrays.sort(ms);
+        double median = ms[runs / 2];
+        System.out.printf(Locale.ROOT, "%-28s %-16s %10.3f %10.2f%n", p.name(), pass, median, tflop / (median / 1e3));
     }
 
     private interface Pass {
