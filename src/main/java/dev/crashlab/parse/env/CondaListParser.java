@@ -1,5 +1,6 @@
 package dev.crashlab.parse.env;
 
+import dev.crashlab.parse.ArtifactLines;
 import dev.crashlab.fact.SourceRef;
 import dev.crashlab.fact.VersionFact;
 import dev.crashlab.parse.ArtifactParser;
@@ -38,7 +39,7 @@ public final class CondaListParser implements ArtifactParser {
         String[] python = new String[1];
         SourceRef[] pythonRef = new SourceRef[1];
         boolean[] pythonRow = new boolean[1];
-        ListingLines.forEach(input, out, (number, text) -> {
+        ArtifactLines.forEach(input, ArtifactLines.SHORT_LINES, out, (number, text) -> {
             if (text.startsWith("#")) {
                 Matcher h = HEADER.matcher(text);
                 if (h.matches()) {

@@ -1,5 +1,6 @@
 package dev.crashlab.parse.env;
 
+import dev.crashlab.parse.ArtifactLines;
 import dev.crashlab.fact.BuildInfo;
 import dev.crashlab.fact.SourceRef;
 import dev.crashlab.fact.VersionFact;
@@ -73,7 +74,7 @@ public final class EnvKeyValueParser implements ArtifactParser {
     public ParseResult parse(ParseInput input) throws IOException {
         ParseResult.Builder out = new ParseResult.Builder();
         PlatformDraft platform = new PlatformDraft();
-        ListingLines.forEach(input, out, (number, text) -> line(input, out, platform, number, text));
+        ArtifactLines.forEach(input, ArtifactLines.SHORT_LINES, out, (number, text) -> line(input, out, platform, number, text));
         platform.emit(out);
         return out.build();
     }

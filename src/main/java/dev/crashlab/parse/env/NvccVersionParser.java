@@ -1,5 +1,6 @@
 package dev.crashlab.parse.env;
 
+import dev.crashlab.parse.ArtifactLines;
 import dev.crashlab.fact.SourceRef;
 import dev.crashlab.fact.VersionFact;
 import dev.crashlab.parse.ArtifactParser;
@@ -42,7 +43,7 @@ public final class NvccVersionParser implements ArtifactParser {
         String[] zone = new String[1];
         SourceRef[] zoneRef = new SourceRef[1];
         int[] major = {0};
-        ListingLines.forEach(input, out, (number, text) -> {
+        ArtifactLines.forEach(input, ArtifactLines.SHORT_LINES, out, (number, text) -> {
             String t = text.strip();
             if (t.length() > 500) {
                 return;

@@ -1,5 +1,6 @@
 package dev.crashlab.parse.env;
 
+import dev.crashlab.parse.ArtifactLines;
 import dev.crashlab.parse.ArtifactParser;
 import dev.crashlab.parse.ParseInput;
 import dev.crashlab.parse.ParseProblem;
@@ -37,7 +38,7 @@ public final class PipFreezeParser implements ArtifactParser {
     public ParseResult parse(ParseInput input) throws IOException {
         ParseResult.Builder out = new ParseResult.Builder();
         int[] problems = {0};
-        ListingLines.forEach(input, out, (number, text) -> {
+        ArtifactLines.forEach(input, ArtifactLines.SHORT_LINES, out, (number, text) -> {
             String t = text.strip();
             if (t.isEmpty() || t.startsWith("#")) {
                 return;

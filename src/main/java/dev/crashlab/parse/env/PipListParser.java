@@ -1,5 +1,6 @@
 package dev.crashlab.parse.env;
 
+import dev.crashlab.parse.ArtifactLines;
 import dev.crashlab.parse.ArtifactParser;
 import dev.crashlab.parse.ParseInput;
 import dev.crashlab.parse.ParseResult;
@@ -32,7 +33,7 @@ public final class PipListParser implements ArtifactParser {
     @Override
     public ParseResult parse(ParseInput input) throws IOException {
         ParseResult.Builder out = new ParseResult.Builder();
-        ListingLines.forEach(input, out, (number, text) -> {
+        ArtifactLines.forEach(input, ArtifactLines.SHORT_LINES, out, (number, text) -> {
             String t = text.strip();
             if (t.isEmpty() || t.length() > 1000) {
                 return;

@@ -1,5 +1,6 @@
 package dev.crashlab.parse.env;
 
+import dev.crashlab.parse.ArtifactLines;
 import dev.crashlab.fact.BuildInfo;
 import dev.crashlab.fact.SourceRef;
 import dev.crashlab.fact.VersionFact;
@@ -55,7 +56,7 @@ public final class TfBuildInfoParser implements ArtifactParser {
         List<String> versions = new ArrayList<>();
         List<SourceRef> versionRefs = new ArrayList<>();
         boolean[] inArchList = new boolean[1];
-        ListingLines.forEach(input, out, (number, text) -> {
+        ArtifactLines.forEach(input, ArtifactLines.SHORT_LINES, out, (number, text) -> {
             if (text.length() > 2000) {
                 return;
             }

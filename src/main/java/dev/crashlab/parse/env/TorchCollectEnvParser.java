@@ -1,5 +1,6 @@
 package dev.crashlab.parse.env;
 
+import dev.crashlab.parse.ArtifactLines;
 import dev.crashlab.fact.BuildInfo;
 import dev.crashlab.fact.SourceRef;
 import dev.crashlab.fact.VersionFact;
@@ -34,7 +35,7 @@ public final class TorchCollectEnvParser implements ArtifactParser {
     public ParseResult parse(ParseInput input) throws IOException {
         ParseResult.Builder out = new ParseResult.Builder();
         Report report = new Report(input, out);
-        ListingLines.forEach(input, out, report::line);
+        ArtifactLines.forEach(input, ArtifactLines.SHORT_LINES, out, report::line);
         report.finish();
         return out.build();
     }

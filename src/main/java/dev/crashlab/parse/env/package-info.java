@@ -3,7 +3,7 @@
  * {@code collect_env}, TensorFlow's {@code get_build_info()}, {@code nvcc -V} and free-form {@code key: value}
  * env files.
  *
- * <p>Each parser streams lines through {@link dev.crashlab.parse.env.ListingLines} (bounded line length,
+ * <p>Each parser streams lines through {@link dev.crashlab.parse.ArtifactLines} (bounded line length,
  * undecodable bytes reported) and states what it reads in the shared vocabulary: {@code VersionFact} with a
  * normalized component ({@code torch}, {@code tensorflow}, {@code cuda-runtime}, {@code cudnn},
  * {@code nvidia-driver}, {@code nvcc}, {@code cuda-toolkit}, or the package's PEP 503 name), {@code BuildInfo}

@@ -1,5 +1,6 @@
 package dev.crashlab.parse.model;
 
+import dev.crashlab.parse.ArtifactLines;
 import dev.crashlab.fact.SourceRef;
 import dev.crashlab.fact.TrainingSetup;
 import dev.crashlab.parse.ArtifactParser;
@@ -39,7 +40,7 @@ public final class ModelTextParser implements ArtifactParser {
         ParseResult.Builder out = new ParseResult.Builder();
         KerasSummaryTable table = new KerasSummaryTable(input);
         ModelCodeScanner code = new ModelCodeScanner(input, true);
-        ModelTextLines.forEach(input, out, (number, text) -> {
+        ArtifactLines.forEach(input, ArtifactLines.CODE_LINES, out, (number, text) -> {
             table.line(number, text);
             code.line(number, text);
         });

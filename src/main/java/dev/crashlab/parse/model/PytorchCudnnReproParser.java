@@ -1,5 +1,6 @@
 package dev.crashlab.parse.model;
 
+import dev.crashlab.parse.ArtifactLines;
 import dev.crashlab.fact.SourceRef;
 import dev.crashlab.fact.TrainingSetup;
 import dev.crashlab.parse.ArtifactParser;
@@ -79,7 +80,7 @@ public final class PytorchCudnnReproParser implements ArtifactParser {
         // the last submodule a traceback called (self.conv1(x)): the failing layer's attribute name
         String[] module = {null};
         long[] moduleLine = {0};
-        ModelTextLines.forEach(input, out, (number, text) -> {
+        ArtifactLines.forEach(input, ArtifactLines.CODE_LINES, out, (number, text) -> {
             String t = text.strip();
             if (t.isEmpty() || t.length() > 1000) {
                 return;

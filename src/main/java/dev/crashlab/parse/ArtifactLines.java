@@ -1,39 +1,41 @@
-package dev.crashlab.parse.env;
+package dev.crashlab.parse;
 
-import dev.crashlab.parse.BoundedLineReader;
-import dev.crashlab.parse.ParseInput;
-import dev.crashlab.parse.ParseProblem;
-import dev.crashlab.parse.ParseResult;
 import java.io.BufferedReader;
 import java.io.IOException;
 
-/** Streams an environment listing's lines to a handler, reporting over-long lines and undecodable bytes. */
-final class ListingLines {
+/**
+ * Streams a text artifact's lines to a handler, reporting over-long lines and undecodable bytes as problems:
+ * the line loop every line-oriented parser shares.
+ */
+public final class ArtifactLines {
 
-    /** The most characters of one line examined; environment listings have short lines. */
-    static final int MAX_LINE = 4 * 1024;
+    /** A line limit for formats with short lines (environment listings). */
+    public static final int SHORT_LINES = 4 * 1024;
+
+    /** A line limit for summary tables and code lines. */
+    public static final int CODE_LINES = 8 * 1024;
 
     /** The most over-long lines reported one by one: a garbage file must not yield a million problems. */
     private static final int MAX_LONG_LINE_PROBLEMS = 5;
 
     /** Receives one line. */
-    interface Handler {
+    public interface Handler {
         /** Handles the 1-based line {@code number} whose (possibly cut) text is {@code text}. */
         void line(long number, String text);
     }
 
-    private ListingLines() {}
+    private ArtifactLines() {}
 
-    /** Feeds every line of {@code input} to {@code handler}; problems go to {@code out}. */
-    static void forEach(ParseInput input, ParseResult.Builder out, Handler handler) throws IOException {
+    /** Feeds every line of {@code input}, cut at {@code maxLine} characters, to {@code handler}; problems go to {@code out}. */
+    public static void forEach(ParseInput input, int maxLine, ParseResult.Builder out, Handler handler) throws IOException {
         long longLines = 0;
         BoundedLineReader reader;
         try (BufferedReader text = input.openText()) {
-            reader = new BoundedLineReader(text, MAX_LINE);
+            reader = new BoundedLineReader(text, maxLine);
             for (String s = reader.readLine(); s != null; s = reader.readLine()) {
                 if (reader.truncated() && longLines++ < MAX_LONG_LINE_PROBLEMS) {
                     out.problem(new ParseProblem.MalformedInput(input.at(reader.lineNumber(), ""),
-                            "line longer than " + MAX_LINE + " characters; only its start was read"));
+                            "line longer than " + maxLine + " characters; only its start was read"));
                 }
                 handler.line(reader.lineNumber(), s);
             }
