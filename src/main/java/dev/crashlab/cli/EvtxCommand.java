@@ -1,33 +1,41 @@
 package dev.crashlab.cli;
 
 import dev.crashlab.parse.evtx.EvtxJson;
-import dev.crashlab.parse.evtx.EvtxProblem;
 import dev.crashlab.parse.evtx.EvtxReader;
 import dev.crashlab.parse.evtx.EvtxRecord;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** Dumps every record of a binary Windows event log (.evtx) as XML or JSON lines. */
+/** Dumps every record of one or more binary Windows event logs (.evtx) as XML or JSON lines. */
 @Command(name = "evtx",
-        description = {"Read a binary Windows event log (.evtx) and print every record, in file order.",
-                       "Damaged chunks and records are skipped and counted; --problems lists them on stderr.",
-                       "Exits 1 if the file holds no readable chunk, 2 if it cannot be opened."})
+        description = {"Read binary Windows event logs (.evtx); print every record, in file order.",
+                       "A FILE may be a folder: its .evtx files are read, recursively, by path.",
+                       "With several files, each JSON line has a \"file\" key and the XML has",
+                       "a <!-- file: ... --> comment before each file's records.",
+                       "Damaged chunks and records are skipped and counted (--problems lists them).",
+                       "Exit status: 2 if a file cannot be opened, else 1 if a file holds no",
+                       "readable chunk, else 0. The other files are read either way."})
 final class EvtxCommand implements Callable<Integer> {
 
     /** Output formats. */
     enum Format { xml, jsonl }
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "the .evtx file")
-    Path file;
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "a .evtx file, or a folder of them")
+    List<Path> inputs;
 
     @Option(names = "--format", defaultValue = "xml", description = "xml (one <Event> per line inside <Events>) or jsonl (one JSON object per record); default ${DEFAULT-VALUE}")
     Format format;
@@ -36,78 +44,66 @@ final class EvtxCommand implements Callable<Integer> {
     boolean problems;
 
     @Option(names = "--bench", hidden = true, paramLabel = "SECONDS",
-            description = "read FILE over and over in-process for SECONDS after a warm-up; print records/s (scripts/bench evtx)")
+            description = "read the files over and over in-process for SECONDS after a warm-up; print records/s (scripts/bench evtx)")
     double benchSeconds;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    // The in-process warm loop: what the reader itself costs once the JIT has compiled it.
-    private int bench(PrintWriter err) {
-        try {
-            long warmEnd = System.nanoTime() + 2_000_000_000L;
-            while (System.nanoTime() < warmEnd) {
-                readAll();
-            }
-            long records = 0;
-            long start = System.nanoTime();
-            long end = start + (long) (benchSeconds * 1e9);
-            do {
-                records += readAll();
-            } while (System.nanoTime() < end);
-            double seconds = (System.nanoTime() - start) / 1e9;
-            err.printf(java.util.Locale.ROOT, "bench: records=%d seconds=%.3f records_per_s=%.0f%n", records, seconds, records / seconds);
-            err.flush();
-            return 0;
-        } catch (IOException e) {
-            err.println("crashlab evtx: cannot read " + file + ": " + e.getMessage());
-            return 2;
-        }
-    }
-
-    private long readAll() throws IOException {
-        long n = 0;
-        try (EvtxReader reader = EvtxReader.open(file, p -> { })) {
-            while (reader.hasNext()) {
-                reader.next();
-                n++;
-            }
-        }
-        return n;
-    }
-
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        if (!Files.isRegularFile(file)) {
-            err.println("crashlab evtx: no such file: " + file);
+        List<Path> files = new ArrayList<>();
+        int status = 0;
+        for (Path in : inputs) {
+            if (Files.isDirectory(in)) {
+                try (Stream<Path> s = Files.walk(in)) {
+                    s.filter(p -> Files.isRegularFile(p) && p.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".evtx"))
+                            .sorted().forEach(files::add);
+                } catch (IOException | UncheckedIOException e) {
+                    err.println("crashlab evtx: cannot list " + in + ": " + e.getMessage());
+                    status = 2;
+                }
+            } else if (Files.isRegularFile(in)) {
+                files.add(in);
+            } else {
+                err.println("crashlab evtx: no such file: " + in);
+                status = 2;
+            }
+        }
+        if (files.isEmpty()) {
+            if (status == 0) {
+                err.println("crashlab evtx: no .evtx files in " + inputs);
+            }
+            err.flush();
             return 2;
         }
         if (benchSeconds > 0) {
-            return bench(err);
+            return bench(files, err);
         }
-        int[] problemCount = {0};
-        long records = 0;
+        try {
+            return Math.max(status, dump(files, err));
+        } finally {
+            err.flush();
+        }
+    }
+
+    private int dump(List<Path> files, PrintWriter err) {
+        boolean several = files.size() > 1;
+        int status = 0;
         Writer out = new BufferedWriter(spec.commandLine().getOut(), 1 << 16);
-        try (EvtxReader reader = EvtxReader.open(file, p -> {
-            problemCount[0]++;
-            if (problems) {
-                err.println("evtx: " + p.kind() + ": " + p.message());
-            }
-        })) {
+        try {
             EvtxJson json = format == Format.jsonl ? new EvtxJson(out) : null;
             if (json == null) {
                 out.write("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<Events>\n");
             }
-            while (reader.hasNext()) {
-                EvtxRecord r = reader.next();
-                records++;
-                if (json != null) {
-                    json.write(r);
-                } else {
-                    out.write(r.xml());
-                    out.write('\n');
+            for (Path file : files) {
+                String name = several ? file.toString() : null;
+                if (json == null && several) {
+                    // "--" may not appear inside an XML comment
+                    out.write("<!-- file: " + file.toString().replace("--", "-\u2010") + " -->\n");
                 }
+                status = Math.max(status, dumpOne(file, name, json, out, err));
             }
             if (json != null) {
                 json.flush();
@@ -115,15 +111,85 @@ final class EvtxCommand implements Callable<Integer> {
                 out.write("</Events>\n");
             }
             out.flush();
-            if (problemCount[0] > 0 && !problems) {
-                err.println("crashlab evtx: " + problemCount[0] + " problem(s) reading " + file.getFileName()
-                        + "; --problems lists them");
-            }
-            err.flush();
-            return reader.chunksRead() == 0 && records == 0 ? 1 : 0;
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException e) {
+            err.println("crashlab evtx: cannot write the output: " + e.getMessage());
+            return 2;
+        }
+        return status;
+    }
+
+    // One file's records; status 0, 1 (no readable chunk) or 2 (cannot be read). Output errors propagate.
+    private int dumpOne(Path file, String name, EvtxJson json, Writer out, PrintWriter err) throws IOException {
+        String prefix = name == null ? "evtx: " : "evtx: " + name + ": ";
+        int[] problemCount = {0};
+        long records = 0;
+        EvtxReader reader;
+        try {
+            reader = EvtxReader.open(file, p -> {
+                problemCount[0]++;
+                if (problems) {
+                    err.println(prefix + p.kind() + ": " + p.message());
+                }
+            });
+        } catch (IOException e) {
             err.println("crashlab evtx: cannot read " + file + ": " + e.getMessage());
             return 2;
         }
+        try (reader) {
+            while (reader.hasNext()) {
+                EvtxRecord r = reader.next();
+                records++;
+                if (json != null) {
+                    json.write(r, name);
+                } else {
+                    out.write(r.xml());
+                    out.write('\n');
+                }
+            }
+        } catch (UncheckedIOException e) {
+            err.println("crashlab evtx: cannot read " + file + ": " + e.getCause().getMessage());
+            return 2;
+        }
+        if (problemCount[0] > 0 && !problems) {
+            err.println("crashlab evtx: " + problemCount[0] + " problem(s) reading " + file.getFileName()
+                    + "; --problems lists them");
+        }
+        return reader.chunksRead() == 0 && records == 0 ? 1 : 0;
+    }
+
+    // The in-process warm loop: what the reader itself costs once the JIT has compiled it.
+    private int bench(List<Path> files, PrintWriter err) {
+        try {
+            long warmEnd = System.nanoTime() + 2_000_000_000L;
+            while (System.nanoTime() < warmEnd) {
+                readAll(files);
+            }
+            long records = 0;
+            long start = System.nanoTime();
+            long end = start + (long) (benchSeconds * 1e9);
+            do {
+                records += readAll(files);
+            } while (System.nanoTime() < end);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            err.printf(Locale.ROOT, "bench: records=%d seconds=%.3f records_per_s=%.0f%n", records, seconds, records / seconds);
+            err.flush();
+            return 0;
+        } catch (IOException | UncheckedIOException e) {
+            err.println("crashlab evtx: cannot read: " + e.getMessage());
+            return 2;
+        }
+    }
+
+    private static long readAll(List<Path> files) throws IOException {
+        long n = 0;
+        for (Path file : files) {
+            try (EvtxReader reader = EvtxReader.open(file, p -> { })) {
+                while (reader.hasNext()) {
+                    reader.next();
+                    n++;
+                }
+            }
+        }
+        return n;
     }
 }

@@ -57,4 +57,42 @@ class EvtxCommandTest {
         Path text = Files.writeString(dir.resolve("x.evtx"), "hello");
         assertThat(CrashLabCliTest.run("evtx", text.toString()).status()).isEqualTo(1);
     }
+
+    @Test
+    void severalFilesAndFoldersAreReadInOneRunAndEachRecordNamesItsFile() throws Exception {
+        Path logs = Files.createDirectories(dir.resolve("logs/nested"));
+        Path a = Files.copy(FIXTURE, dir.resolve("logs/a.evtx"));
+        Path b = Files.copy(FIXTURE, logs.resolve("b--copy.EVTX"));
+        Files.writeString(dir.resolve("logs/readme.txt"), "not an event log");
+        CrashLabCliTest.Run r = CrashLabCliTest.run("evtx", "--format", "jsonl", dir.resolve("logs").toString(), FIXTURE.toString());
+        assertThat(r.status()).as(r.err()).isZero();
+        String[] lines = r.out().split("\n");
+        assertThat(lines).hasSize(6);
+        assertThat(Facts.json().readTree(lines[0]).path("file").asText()).isEqualTo(a.toString());
+        assertThat(Facts.json().readTree(lines[2]).path("file").asText()).isEqualTo(b.toString());
+        assertThat(Facts.json().readTree(lines[5]).path("file").asText()).isEqualTo(FIXTURE.toString());
+        assertThat(Facts.json().readTree(lines[5]).path("record_id").asLong()).isEqualTo(5121);
+        // one file alone: no file key, as before
+        assertThat(CrashLabCliTest.run("evtx", "--format", "jsonl", a.toString()).out()).doesNotContain("\"file\"");
+
+        CrashLabCliTest.Run xml = CrashLabCliTest.run("evtx", dir.resolve("logs").toString());
+        assertThat(xml.status()).as(xml.err()).isZero();
+        assertThat(xml.out()).contains("<!-- file: " + a + " -->").doesNotContain("b--copy");
+        var doc = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(new java.io.ByteArrayInputStream(xml.out().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        assertThat(doc.getDocumentElement().getElementsByTagName("Event").getLength()).isEqualTo(4);
+    }
+
+    @Test
+    void aMissingFileAmongOthersIsReportedAndTheRestIsStillRead() throws Exception {
+        CrashLabCliTest.Run r = CrashLabCliTest.run("evtx", "--format", "jsonl", dir.resolve("gone.evtx").toString(), FIXTURE.toString());
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).contains("no such file", "gone.evtx");
+        assertThat(r.out().split("\n")).hasSize(2);
+        Files.createDirectories(dir.resolve("empty"));
+        CrashLabCliTest.Run none = CrashLabCliTest.run("evtx", dir.resolve("empty").toString());
+        assertThat(none.status()).isEqualTo(2);
+        assertThat(none.err()).contains("no .evtx files");
+        assertThat(none.out()).isEmpty();
+    }
 }

@@ -25,7 +25,15 @@ public final class EvtxJson {
 
     /** Writes one record and a newline. */
     public void write(EvtxRecord r) throws IOException {
+        write(r, null);
+    }
+
+    /** Writes one record and a newline, with a {@code file} field first when {@code file} is not null. */
+    public void write(EvtxRecord r, String file) throws IOException {
         gen.writeStartObject();
+        if (file != null) {
+            gen.writeStringField("file", file);
+        }
         gen.writeNumberField("record_id", r.recordId());
         gen.writeStringField("time", r.timeCreated() != null ? r.timeCreated() : r.writtenTime());
         gen.writeStringField("provider", r.provider());
