@@ -27,4 +27,11 @@ public class BundleDiagnosis extends PanacheEntityBase {
 
     @Column(name = "diagnosis_json", nullable = false, length = MAX_JSON)
     public String json;
+
+    /** The most characters of signature JSON a row holds (the column's size). */
+    public static final int MAX_SIGNATURE = 65_536;
+
+    /** The bundle's {@link dev.crashlab.group.CrashSignature} as JSON; null in rows older than the column. */
+    @Column(name = "signature_json", length = MAX_SIGNATURE)
+    public String signatureJson;
 }

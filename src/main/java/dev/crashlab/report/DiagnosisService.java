@@ -11,6 +11,7 @@ import dev.crashlab.diagnose.TextLine;
 import dev.crashlab.diagnose.TextLines;
 import dev.crashlab.fact.Fact;
 import dev.crashlab.fact.Facts;
+import dev.crashlab.group.CrashSignature;
 import dev.crashlab.lab.ReproJob;
 import dev.crashlab.repro.ReplayOutcomes;
 import dev.crashlab.parse.ArtifactFacts;
@@ -40,6 +41,12 @@ public class DiagnosisService {
 
     @Inject
     KnowledgeService knowledge;
+
+    @Inject
+    CrashSearchService crashes;
+
+    /** A diagnosis and the signature past-crash search indexes, computed from the same facts. */
+    record Computed(Diagnosis diagnosis, CrashSignature signature) {}
 
     /** The stored diagnosis (recomputed first if missing or stale) as the API returns it; empty for an unknown bundle. */
     @Transactional
@@ -86,7 +93,7 @@ public class DiagnosisService {
         }
     }
 
-    private Diagnosis compute(BundleView bundle, KnowledgeService.Loaded kb) {
+    private Computed compute(BundleView bundle, KnowledgeService.Loaded kb) {
         List<Fact> facts = new ArrayList<>();
         List<TextLine> lines = new ArrayList<>();
         bundle.artifacts().forEach(a -> {
@@ -95,7 +102,10 @@ public class DiagnosisService {
             TextLines.read(input, lines);
         });
         facts.addAll(replayOutcomes(bundle.id()));
-        return kb.engine().diagnose(new DiagnosisInput(Facts.dedupe(facts), lines));
+        List<Fact> deduped = Facts.dedupe(facts);
+        Diagnosis d = kb.engine().diagnose(new DiagnosisInput(deduped, lines));
+        List<String> paths = bundle.artifacts().stream().map(a -> a.path()).toList();
+        return new Computed(d, CrashSignature.of(bundle.name(), paths, deduped, d));
     }
 
     /** The finished reproduction jobs of the bundle, as facts: a replay is evidence too. */
@@ -120,10 +130,10 @@ public class DiagnosisService {
         BundleDiagnosis.deleteById(bundleId);
     }
 
-    private static BundleDiagnosis store(long bundleId, Diagnosis d, String fingerprint, BundleDiagnosis existing) {
+    private BundleDiagnosis store(long bundleId, Computed c, String fingerprint, BundleDiagnosis existing) {
         String json;
         try {
-            json = Facts.json().writeValueAsString(DiagnosisJson.toJson(d));
+            json = Facts.json().writeValueAsString(DiagnosisJson.toJson(c.diagnosis()));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -135,9 +145,11 @@ public class DiagnosisService {
         row.kbFingerprint = fingerprint;
         row.computedAt = Instant.now();
         row.json = json;
+        row.signatureJson = CrashSearchService.toJson(c.signature());
         if (existing == null) {
             row.persist();
         }
+        crashes.indexed(bundleId, c.signature());
         return row;
     }
 }

@@ -49,6 +49,9 @@ public class BundleResource {
     @Inject
     dev.crashlab.report.DiagnosisService diagnoses;
 
+    @Inject
+    dev.crashlab.report.CrashSearchService crashes;
+
     @POST
     @Consumes(MediaType.MULTIPART_FORM_DATA)
     @Operation(summary = "Upload a bundle as multipart parts: one archive, several loose files, or a mix")
@@ -190,6 +193,7 @@ public class BundleResource {
         if (!bundles.delete(id)) {
             throw ProblemException.notFound("no bundle " + id);
         }
+        crashes.removed(id);
         return Response.noContent().build();
     }
 }

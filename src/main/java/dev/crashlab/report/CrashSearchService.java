@@ -1,0 +1,250 @@
+package dev.crashlab.report;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.crashlab.bundle.Bundle;
+import dev.crashlab.fact.Facts;
+import dev.crashlab.group.CrashSignature;
+import dev.crashlab.group.SignatureTerm;
+import dev.crashlab.search.CrashIndex;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jboss.logging.Logger;
+
+/**
+ * Past crashes: full-text search and similar crashes over every diagnosed bundle, from an in-memory
+ * {@link CrashIndex} built from the signatures stored with the diagnoses and kept current as bundles are
+ * diagnosed and deleted.
+ *
+ * <p>NOTE: the index is built on first use. Bundles diagnosed before signatures were stored (or whose
+ * diagnosis failed) are diagnosed again then, once. Each server instance keeps its own index: with several
+ * instances on one database, a bundle uploaded to another instance is found here after a restart.
+ */
+@ApplicationScoped
+public class CrashSearchService {
+
+    private static final Logger LOG = Logger.getLogger(CrashSearchService.class);
+    private static final int PAGE = 500;
+
+    @Inject
+    DiagnosisService diagnoses;
+
+    private volatile CrashIndex index;
+    private final Object buildLock = new Object();
+    private volatile boolean building;
+    // signatures stored while the index is being built; applied when it is done
+    private final Map<Long, CrashSignature> pending = new ConcurrentHashMap<>();
+
+    /** The likely cause as the signature names it. */
+    public record LikelyCause(String id, String title) {}
+
+    /** A search hit with what the list shows of its bundle; snippets are HTML with {@code <mark>} around matches. */
+    public record SearchHit(long bundleId, String name, Instant uploadedAt, LikelyCause likelyCause, double score,
+                            List<String> snippets) {}
+
+    /** One page of search hits. */
+    public record SearchPage(String query, long total, int offset, int limit, List<SearchHit> hits) {}
+
+    /** A similar past crash, what it shares and how much of the bundle's signature that is. */
+    public record SimilarCrash(long bundleId, String name, Instant uploadedAt, LikelyCause likelyCause, double similarity,
+                               List<SignatureTerm> shared) {}
+
+    /** The crashes most like one bundle, and the terms that bundle was compared on. */
+    public record SimilarCrashes(long bundleId, List<SignatureTerm> signature, List<SimilarCrash> similar) {}
+
+    /** Searches past crashes. */
+    public SearchPage search(String q, int offset, int limit) {
+        CrashIndex i = index();
+        CrashIndex.Hits hits = i.search(q, offset, limit);
+        Map<Long, Bundle> rows = bundles(hits.hits().stream().map(CrashIndex.Hit::bundleId).toList());
+        List<SearchHit> out = new ArrayList<>();
+        for (CrashIndex.Hit h : hits.hits()) {
+            Bundle b = rows.get(h.bundleId());
+            if (b == null) {
+                i.remove(h.bundleId()); // deleted by another instance
+                continue;
+            }
+            out.add(new SearchHit(b.id, b.name, b.uploadedAt, cause(i.signature(h.bundleId())), h.score(), h.snippets()));
+        }
+        return new SearchPage(q, hits.total(), offset, limit, out);
+    }
+
+    /** The crashes most like a bundle; empty for an unknown bundle. */
+    public Optional<SimilarCrashes> similar(long bundleId, int limit) {
+        if (bundles(List.of(bundleId)).isEmpty()) {
+            return Optional.empty();
+        }
+        CrashIndex i = index();
+        if (!i.contains(bundleId)) {
+            diagnoses.computeQuietly(bundleId); // stored and indexed through indexed()
+        }
+        CrashSignature mine = i.signature(bundleId);
+        List<CrashIndex.Similar> similar = i.similar(bundleId, limit);
+        Map<Long, Bundle> rows = bundles(similar.stream().map(CrashIndex.Similar::bundleId).toList());
+        List<SimilarCrash> out = new ArrayList<>();
+        for (CrashIndex.Similar s : similar) {
+            Bundle b = rows.get(s.bundleId());
+            if (b == null) {
+                i.remove(s.bundleId());
+                continue;
+            }
+            out.add(new SimilarCrash(b.id, b.name, b.uploadedAt, cause(i.signature(s.bundleId())), s.similarity(), s.shared()));
+        }
+        return Optional.of(new SimilarCrashes(bundleId, mine == null ? List.of() : mine.terms(), out));
+    }
+
+    /** A bundle was diagnosed: (re)index its signature. */
+    void indexed(long bundleId, CrashSignature signature) {
+        CrashIndex i = index;
+        if (i != null) {
+            i.put(new CrashIndex.Entry(bundleId, signature));
+        } else if (building) {
+            pending.put(bundleId, signature);
+        }
+    }
+
+    /** A bundle was deleted. */
+    public void removed(long bundleId) {
+        pending.remove(bundleId);
+        CrashIndex i = index;
+        if (i != null) {
+            i.remove(bundleId);
+        }
+    }
+
+    /** Drops the index; the next search builds it again from the database. */
+    void forget() {
+        synchronized (buildLock) {
+            CrashIndex i = index;
+            index = null;
+            if (i != null) {
+                try {
+                    i.close();
+                } catch (IOException e) {
+                    LOG.debugf("closing the old past-crash index: %s", e.getMessage());
+                }
+            }
+        }
+    }
+
+    private CrashIndex index() {
+        CrashIndex i = index;
+        if (i != null) {
+            return i;
+        }
+        synchronized (buildLock) {
+            if (index == null) {
+                building = true;
+                try {
+                    index = build();
+                    pending.forEach((id, sig) -> index.put(new CrashIndex.Entry(id, sig)));
+                    pending.clear();
+                } finally {
+                    building = false;
+                }
+            }
+            return index;
+        }
+    }
+
+    private CrashIndex build() {
+        long started = System.nanoTime();
+        CrashIndex i = new CrashIndex();
+        List<Long> missing = new ArrayList<>();
+        long after = -1;
+        while (true) {
+            long from = after;
+            List<Object[]> rows = QuarkusTransaction.requiringNew().call(() -> Bundle.getEntityManager().createQuery(
+                    "select b.id, d.signatureJson from Bundle b left join BundleDiagnosis d on d.bundleId = b.id"
+                            + " where b.id > :after order by b.id", Object[].class)
+                    .setParameter("after", from).setMaxResults(PAGE).getResultList());
+            for (Object[] r : rows) {
+                long id = (Long) r[0];
+                Optional<CrashSignature> sig = fromJson((String) r[1]);
+                if (sig.isPresent()) {
+                    i.put(new CrashIndex.Entry(id, sig.get()));
+                } else {
+                    missing.add(id);
+                }
+                after = id;
+            }
+            if (rows.size() < PAGE) {
+                break;
+            }
+        }
+        if (!missing.isEmpty()) {
+            LOG.infof("past-crash index: diagnosing %d bundle(s) that have no stored signature yet", missing.size());
+            missing.forEach(diagnoses::computeQuietly); // each lands in pending through indexed()
+        }
+        LOG.infof("past-crash index: %d bundle(s) in %d ms", i.size() + missing.size(), (System.nanoTime() - started) / 1_000_000);
+        return i;
+    }
+
+    private static Map<Long, Bundle> bundles(List<Long> ids) {
+        if (ids.isEmpty()) {
+            return Map.of();
+        }
+        Map<Long, Bundle> out = new HashMap<>();
+        QuarkusTransaction.joiningExisting().run(() -> {
+            for (Bundle b : Bundle.<Bundle>list("id in ?1", ids)) {
+                out.put(b.id, b);
+            }
+        });
+        return out;
+    }
+
+    private static LikelyCause cause(CrashSignature s) {
+        if (s == null) {
+            return null;
+        }
+        return s.terms().stream().filter(t -> t.kind().equals("cause")).findFirst()
+                .map(t -> new LikelyCause(t.key().substring("cause:".length()), t.label())).orElse(null);
+    }
+
+    /** The signature as stored; its text is cut until the JSON fits the column. */
+    static String toJson(CrashSignature s) {
+        CrashSignature fit = s;
+        try {
+            String json = Facts.json().writeValueAsString(fit);
+            while (json.length() > BundleDiagnosis.MAX_SIGNATURE) {
+                String text = fit.text();
+                fit = new CrashSignature(text.isEmpty() ? fit.terms().subList(0, fit.terms().size() / 2) : fit.terms(),
+                        text.substring(0, text.length() / 2));
+                json = Facts.json().writeValueAsString(fit);
+            }
+            return json;
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The stored signature; empty when there is none or it cannot be read (it is computed again). */
+    static Optional<CrashSignature> fromJson(String json) {
+        if (json == null || json.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Facts.json().readValue(json, CrashSignature.class));
+        } catch (IOException e) {
+            LOG.warnf("a stored crash signature is not readable (%s); it is computed again", e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    @PreDestroy
+    void close() throws IOException {
+        CrashIndex i = index;
+        if (i != null) {
+            i.close();
+        }
+    }
+}

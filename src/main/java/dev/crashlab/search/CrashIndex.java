@@ -1,0 +1,264 @@
+package dev.crashlab.search;
+
+import dev.crashlab.group.CrashSignature;
+import dev.crashlab.group.SignatureTerm;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.store.ByteBuffersDirectory;
+
+/**
+ * Past crashes, in memory: full-text search over what each bundle's facts say (with highlighted snippets) and
+ * "similar crashes", ranked by the {@link SignatureTerm}s two bundles share, rare ones counting more.
+ *
+ * <p>NOTE: derived data. The database holds the signatures; this index is rebuilt from them and updated as
+ * bundles are diagnosed or deleted. Thread-safe: writes go through one {@link IndexWriter}, searches through a
+ * {@link SearcherManager} refreshed after each write.
+ *
+ * <p>Similarity: each signature term is one untokenised {@code sig} value with no norms, so a bundle's BM25 score
+ * against another's terms is the sum of the shared terms' idf. Dividing by the bundle's score against its own
+ * terms gives a share in (0, 1]: 1 means every term matched, and rare terms weigh more than common ones.
+ */
+public final class CrashIndex implements Closeable {
+
+    /** A bundle as indexed. */
+    public record Entry(long bundleId, CrashSignature signature) {}
+
+    /** A search hit: the bundle, Lucene's score and up to two passages with the query's words in {@code <mark>}. */
+    public record Hit(long bundleId, double score, List<String> snippets) {
+        public Hit {
+            snippets = List.copyOf(snippets);
+        }
+    }
+
+    /** A page of search hits and how many bundles matched in all. */
+    public record Hits(long total, List<Hit> hits) {
+        public Hits {
+            hits = List.copyOf(hits);
+        }
+    }
+
+    /**
+     * A similar bundle.
+     *
+     * @param similarity the idf-weighted share of the first bundle's terms this one has too, in (0, 1]
+     * @param shared the shared terms, specific ones first (labels as the first bundle says them)
+     */
+    public record Similar(long bundleId, double similarity, List<SignatureTerm> shared) {
+        public Similar {
+            shared = List.copyOf(shared);
+        }
+    }
+
+    private static final int MAX_QUERY_TERMS = 32;
+
+    private final Analyzer analyzer = new LogAnalyzer();
+    private final IndexWriter writer;
+    private final SearcherManager searchers;
+    private final Map<Long, CrashSignature> signatures = new ConcurrentHashMap<>();
+
+    public CrashIndex() {
+        try {
+            writer = new IndexWriter(new ByteBuffersDirectory(), new IndexWriterConfig(new LogAnalyzer()));
+            searchers = new SearcherManager(writer, null);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Adds or replaces a bundle. */
+    public void put(Entry e) {
+        Document d = new Document();
+        d.add(new StringField("id", Long.toString(e.bundleId()), Field.Store.YES));
+        StringBuilder text = new StringBuilder();
+        for (SignatureTerm t : e.signature().terms()) {
+            d.add(new StringField("sig", t.key(), Field.Store.NO));
+            text.append(t.label()).append("\n\n");
+        }
+        text.append(e.signature().text());
+        d.add(new TextField("text", text.toString(), Field.Store.NO));
+        d.add(new StoredField("text", text.toString()));
+        try {
+            writer.updateDocument(new Term("id", Long.toString(e.bundleId())), d);
+            signatures.put(e.bundleId(), e.signature());
+            searchers.maybeRefreshBlocking();
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /** Forgets a bundle (deleted). */
+    public void remove(long bundleId) {
+        try {
+            writer.deleteDocuments(new Term("id", Long.toString(bundleId)));
+            signatures.remove(bundleId);
+            searchers.maybeRefreshBlocking();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The bundle's signature as indexed, or null. */
+    public CrashSignature signature(long bundleId) {
+        return signatures.get(bundleId);
+    }
+
+    /** Whether the bundle is indexed. */
+    public boolean contains(long bundleId) {
+        return signatures.containsKey(bundleId);
+    }
+
+    /** How many bundles are indexed. */
+    public int size() {
+        return signatures.size();
+    }
+
+    /**
+     * The bundles whose text has every word of the query, best first: one page of {@code limit} from
+     * {@code offset}. A word matches as written or as part of a compound ({@code cudart} finds
+     * {@code cudart64_110.dll}).
+     */
+    public Hits search(String q, int offset, int limit) {
+        QueryTerms terms = terms(q == null ? "" : q);
+        if (terms.words().isEmpty()) {
+            return new Hits(0, List.of());
+        }
+        BooleanQuery.Builder b = new BooleanQuery.Builder();
+        terms.words().forEach(t -> b.add(new TermQuery(new Term("text", t)), BooleanClause.Occur.MUST));
+        IndexSearcher s = acquire();
+        try {
+            TopDocs top = s.search(b.build(), offset + limit);
+            List<Hit> hits = new ArrayList<>();
+            ScoreDoc[] docs = top.scoreDocs;
+            for (int i = offset; i < docs.length; i++) {
+                Document d = s.storedFields().document(docs[i].doc);
+                List<String> snippets = Snippets.best(Snippets.passages(analyzer, d.get("text")), terms.words(), 2);
+                hits.add(new Hit(Long.parseLong(d.get("id")), docs[i].score, snippets));
+            }
+            return new Hits(top.totalHits.value(), hits);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            release(s);
+        }
+    }
+
+    /**
+     * The indexed bundles most like {@code bundleId}: those sharing at least one specific term (a code, a library,
+     * a module, an event, the likely cause), best first. Empty if the bundle is not indexed.
+     */
+    public List<Similar> similar(long bundleId, int limit) {
+        CrashSignature mine = signatures.get(bundleId);
+        if (mine == null || mine.terms().isEmpty()) {
+            return List.of();
+        }
+        BooleanQuery.Builder b = new BooleanQuery.Builder();
+        mine.terms().forEach(t -> b.add(new TermQuery(new Term("sig", t.key())), BooleanClause.Occur.SHOULD));
+        IndexSearcher s = acquire();
+        try {
+            // every other bundle that shares a term, since the filter below may drop many of the best-scored
+            TopDocs top = s.search(b.build(), Math.max(1, Math.min(signatures.size(), 10_000)));
+            double self = 0;
+            for (ScoreDoc sd : top.scoreDocs) {
+                if (Long.parseLong(s.storedFields().document(sd.doc).get("id")) == bundleId) {
+                    self = sd.score;
+                }
+            }
+            List<Similar> out = new ArrayList<>();
+            for (ScoreDoc sd : top.scoreDocs) {
+                long id = Long.parseLong(s.storedFields().document(sd.doc).get("id"));
+                CrashSignature theirs = signatures.get(id);
+                if (id == bundleId || theirs == null) {
+                    continue;
+                }
+                Set<String> keys = new java.util.HashSet<>();
+                theirs.terms().forEach(t -> keys.add(t.key()));
+                List<SignatureTerm> shared = mine.terms().stream().filter(t -> keys.contains(t.key()))
+                        .sorted(Comparator.comparing((SignatureTerm t) -> !t.specific())).toList();
+                if (shared.stream().noneMatch(SignatureTerm::specific)) {
+                    continue;
+                }
+                out.add(new Similar(id, self > 0 ? Math.min(1.0, sd.score / self) : 0, shared));
+                if (out.size() == limit) {
+                    break;
+                }
+            }
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            release(s);
+        }
+    }
+
+    // The query's words: the analyser's whole tokens (a compound's parts, at the same position, are left out so
+    // that "libfoo.so" does not also ask for every "so"); number placeholders are left out too.
+    private record QueryTerms(Set<String> words) {}
+
+    private QueryTerms terms(String text) {
+        Set<String> out = new LinkedHashSet<>();
+        try (TokenStream ts = analyzer.tokenStream("text", text)) {
+            CharTermAttribute t = ts.addAttribute(CharTermAttribute.class);
+            PositionIncrementAttribute inc = ts.addAttribute(PositionIncrementAttribute.class);
+            ts.reset();
+            while (ts.incrementToken() && out.size() < MAX_QUERY_TERMS) {
+                String s = t.toString();
+                if (inc.getPositionIncrement() > 0 && !s.startsWith("<")) {
+                    out.add(s);
+                }
+            }
+            ts.end();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new QueryTerms(out);
+    }
+
+    private IndexSearcher acquire() {
+        try {
+            return searchers.acquire();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void release(IndexSearcher s) {
+        try {
+            searchers.release(s);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        searchers.close();
+        writer.close();
+    }
+}

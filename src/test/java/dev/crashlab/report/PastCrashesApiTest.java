@@ -1,0 +1,113 @@
+package dev.crashlab.report;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Past-crash search and similar crashes over HTTP, on the real database: bundles are uploaded, diagnosed at
+ * upload, indexed, found, compared and deleted. Each test uses a library name of its own, because the database
+ * is shared with the other tests.
+ */
+@QuarkusTest
+@Tag("persistence")
+class PastCrashesApiTest {
+
+    @Inject
+    CrashSearchService crashes;
+
+    static String lib() {
+        return "libcrashlabtest" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36) + ".so";
+    }
+
+    static String log(String lib, String script) {
+        return "Traceback (most recent call last):\n  File \"" + script + "\", line 3, in <module>\n    import torch\n"
+                + "OSError: " + lib + ": cannot open shared object file: No such file or directory\n";
+    }
+
+    static long upload(String name, String text) {
+        return given().multiPart("file", name, text.getBytes(), "text/plain")
+                .when().post("/api/bundles").then().statusCode(201).extract().jsonPath().getLong("id");
+    }
+
+    static JsonPath similar(long id) {
+        return given().when().get("/api/bundles/" + id + "/similar?limit=50").then().statusCode(200).extract().jsonPath();
+    }
+
+    static JsonPath search(String q) {
+        return given().queryParam("q", q).when().get("/api/bundles/search").then().statusCode(200).extract().jsonPath();
+    }
+
+    @Test
+    void twoUploadsOfTheSameCrashFindEachOtherAndSayWhy() {
+        String lib = lib();
+        String otherLib = lib();
+        long a = upload("train.log", log(lib, "train.py"));
+        long b = upload("eval.log", log(lib, "evaluate.py"));
+        long c = upload("other.log", log(otherLib, "train.py"));
+
+        JsonPath s = similar(a);
+        assertThat(s.getList("signature.key", String.class)).contains("lib:" + lib);
+        List<Map<String, Object>> list = s.getList("similar");
+        assertThat(list).isNotEmpty();
+        assertThat(((Number) list.getFirst().get("bundleId")).longValue()).as(list.toString()).isEqualTo(b);
+        assertThat(s.getList("similar[0].shared.key", String.class)).contains("lib:" + lib);
+        assertThat(s.getString("similar[0].name")).isEqualTo("eval.log");
+        assertThat(s.getDouble("similar[0].similarity")).isGreaterThan(0.0).isLessThanOrEqualTo(1.0);
+        List<Long> ids = s.getList("similar.bundleId", Long.class);
+        assertThat(ids).doesNotContain(a);
+        int cAt = ids.indexOf(c);
+        if (cAt >= 0) { // it shares the exception type, never the library
+            assertThat(s.getList("similar[" + cAt + "].shared.key", String.class)).doesNotContain("lib:" + lib);
+            assertThat(s.getDouble("similar[" + cAt + "].similarity")).isLessThan(s.getDouble("similar[0].similarity"));
+        }
+
+        JsonPath found = search(lib);
+        assertThat(found.getLong("total")).isEqualTo(2);
+        assertThat(found.getList("hits.bundleId", Long.class)).containsExactlyInAnyOrder(a, b);
+        assertThat(found.getString("hits[0].snippets[0]")).contains("<mark>" + lib);
+
+        given().when().delete("/api/bundles/" + b).then().statusCode(204);
+        assertThat(similar(a).getList("similar.bundleId", Long.class)).doesNotContain(b);
+        assertThat(search(lib).getList("hits.bundleId", Long.class)).containsExactly(a);
+    }
+
+    @Test
+    void theIndexIsRebuiltFromTheDatabaseAndOldRowsAreSignedAgain() {
+        String lib = lib();
+        long a = upload("old.log", log(lib, "old.py"));
+        long b = upload("new.log", log(lib, "new.py"));
+        // a row written before signatures were stored
+        QuarkusTransaction.requiringNew().run(() -> BundleDiagnosis.<BundleDiagnosis>findById(a).signatureJson = null);
+        crashes.forget();
+        assertThat(search(lib).getList("hits.bundleId", Long.class)).containsExactlyInAnyOrder(a, b);
+        String stored = QuarkusTransaction.requiringNew().call(() -> BundleDiagnosis.<BundleDiagnosis>findById(a).signatureJson);
+        assertThat(stored).contains("lib:" + lib);
+        assertThat(similar(b).getList("similar.bundleId", Long.class)).first().isEqualTo(a);
+    }
+
+    @Test
+    void badRequestsAreProblemsNotErrors() {
+        given().when().get("/api/bundles/search").then().statusCode(400).contentType(containsString("application/problem+json"))
+                .body("detail", containsString("?q="));
+        given().queryParam("q", "  ").when().get("/api/bundles/search").then().statusCode(400);
+        given().queryParam("q", "x").queryParam("limit", 0).when().get("/api/bundles/search").then().statusCode(400);
+        given().queryParam("q", "x").queryParam("offset", -1).when().get("/api/bundles/search").then().statusCode(400);
+        given().queryParam("q", "x ".repeat(700)).when().get("/api/bundles/search").then().statusCode(200);
+        given().queryParam("q", "<>&\"'%00 ||| (((").when().get("/api/bundles/search").then().statusCode(200);
+        given().when().get("/api/bundles/987654321/similar").then().statusCode(404)
+                .contentType(containsString("application/problem+json"));
+        given().when().get("/api/bundles/1/similar?limit=500").then().statusCode(400);
+        given().when().get("/api/bundles/not-a-number/similar").then().statusCode(404);
+    }
+}
