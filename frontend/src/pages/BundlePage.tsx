@@ -5,6 +5,7 @@ import { EnvironmentPanel, type FactsState } from '../components/EnvironmentPane
 import { FactsSection } from '../components/FactsSection.tsx';
 import { ReproducePanel } from '../components/ReproducePanel.tsx';
 import { DiagnosisReport } from '../components/DiagnosisReport.tsx';
+import { SimilarCrashes } from '../components/SimilarCrashes.tsx';
 import type { SourceJump } from '../components/SourceLink.tsx';
 import { ErrorAlert, Hash, Loading, StatusBadge, Time, useTitle } from '../components/common.tsx';
 import { formatBytes, plural } from '../format.ts';
@@ -175,6 +176,8 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
       {bundle.notes && <p className="notes">{bundle.notes}</p>}
 
       <DiagnosisReport bundleId={bundle.id} jump={jump} />
+
+      <SimilarCrashes bundleId={bundle.id} />
 
       <EnvironmentPanel state={facts} jump={jump} onRetry={() => setFactsReload((n) => n + 1)} />
 

@@ -1,5 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { listBundles, type BundlePage } from '../api.ts';
+import { CRASH_PAGE_SIZE, searchCrashes, type CrashSearch } from '../crashes.ts';
+import { snippetParts } from '../diagnosis.ts';
 import { ErrorAlert, Loading, StatusBadge, Time, useTitle } from '../components/common.tsx';
 import { formatBytes } from '../format.ts';
 import { Link, navigate } from '../router.tsx';
@@ -9,9 +11,149 @@ const PAGE_SIZE = 20;
 type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'loaded'; data: BundlePage };
 
 export function BundlesPage({ query }: { query: URLSearchParams }) {
-  useTitle('Bundles');
+  const q = (query.get('q') ?? '').trim();
   const raw = Number.parseInt(query.get('page') ?? '1', 10);
   const pageNumber = Number.isFinite(raw) && raw >= 1 ? raw : 1; // 1-based in the URL, 0-based in the API
+  return q ? <CrashSearchPage q={q} pageNumber={pageNumber} /> : <BundleList pageNumber={pageNumber} />;
+}
+
+/** Searches past crashes: what their files said, their likely causes, exit codes and libraries. */
+function SearchForm({ q }: { q: string }) {
+  const [draft, setDraft] = useState(q);
+  useEffect(() => setDraft(q), [q]);
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const next = draft.trim();
+    navigate(next ? `/bundles?q=${encodeURIComponent(next)}` : '/bundles');
+  }
+  return (
+    <form className="kb-search" role="search" onSubmit={onSubmit}>
+      <label htmlFor="crash-q" className="visually-hidden">
+        Search past crashes
+      </label>
+      <input
+        id="crash-q"
+        type="search"
+        value={draft}
+        onChange={(e) => setDraft(e.target.value)}
+        placeholder="Search past crashes: 0xC0000409, cudnn64_8.dll, Xid 79, an error message"
+        data-testid="crash-search-input"
+        maxLength={500}
+      />
+      <button type="submit" className="btn btn-primary">
+        Search
+      </button>
+    </form>
+  );
+}
+
+type SearchState = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'loaded'; result: CrashSearch };
+
+function CrashSearchPage({ q, pageNumber }: { q: string; pageNumber: number }) {
+  useTitle(`Crashes matching ${q}`);
+  const [state, setState] = useState<SearchState>({ kind: 'loading' });
+  const [reload, setReload] = useState(0);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setState({ kind: 'loading' });
+    searchCrashes(q, pageNumber - 1, controller.signal).then(
+      (result) => setState({ kind: 'loaded', result }),
+      (err) => {
+        if (!controller.signal.aborted) {
+          setState({ kind: 'error', message: err instanceof Error ? err.message : 'The search failed.' });
+        }
+      },
+    );
+    return () => controller.abort();
+  }, [q, pageNumber, reload]);
+
+  function goTo(page: number) {
+    navigate(`/bundles?q=${encodeURIComponent(q)}${page > 1 ? `&page=${page}` : ''}`);
+  }
+
+  let body;
+  if (state.kind === 'loading') {
+    body = <Loading label="Searching…" />;
+  } else if (state.kind === 'error') {
+    body = (
+      <>
+        <ErrorAlert title="The search failed">{state.message}</ErrorAlert>
+        <button type="button" className="btn btn-secondary" onClick={() => setReload((n) => n + 1)}>
+          Try again
+        </button>
+      </>
+    );
+  } else {
+    const { hits, total } = state.result;
+    const pages = Math.max(1, Math.ceil(Math.min(total, 1000 + CRASH_PAGE_SIZE) / CRASH_PAGE_SIZE));
+    body = (
+      <section aria-labelledby="crash-results-heading">
+        <h2 id="crash-results-heading" data-testid="crash-results-heading" data-total={total}>
+          {total === 0 ? `No crash matches “${q}”` : `${total.toLocaleString()} ${total === 1 ? 'crash matches' : 'crashes match'} “${q}”`}
+        </h2>
+        {total === 0 && (
+          <p className="muted">
+            Every word must appear in a bundle's diagnosis or its error lines. Try fewer words, an exit code or a library
+            name, or <Link to={`/kb?q=${encodeURIComponent(q)}`}>search the knowledge base</Link>.
+          </p>
+        )}
+        <ol className="crash-hits" start={(pageNumber - 1) * CRASH_PAGE_SIZE + 1} data-testid="crash-hits">
+          {hits.map((h) => (
+            <li key={h.bundleId} className="crash-hit" data-testid="crash-hit">
+              <Link to={`/bundles/${h.bundleId}`} className="crash-hit-title">
+                {h.name}
+              </Link>
+              <span className="muted">
+                {' '}
+                · <Time iso={h.uploadedAt} />
+              </span>
+              {h.likelyCause && (
+                <div className="similar-cause">
+                  Likely cause: <Link to={`/kb/${encodeURIComponent(h.likelyCause.id)}`}>{h.likelyCause.title}</Link>
+                </div>
+              )}
+              {h.snippets.map((s, i) => (
+                <p key={i} className="kb-snippet" data-testid="crash-snippet">
+                  {snippetParts(s).map((p, j) => (p.marked ? <mark key={j}>{p.text}</mark> : <span key={j}>{p.text}</span>))}
+                </p>
+              ))}
+            </li>
+          ))}
+        </ol>
+        {pages > 1 && (
+          <nav className="pager" aria-label="Pages">
+            <button type="button" className="btn btn-secondary" onClick={() => goTo(pageNumber - 1)} disabled={pageNumber <= 1}>
+              ← Previous
+            </button>
+            <span className="pager-info muted">
+              page {pageNumber} of {pages}
+            </span>
+            <button type="button" className="btn btn-secondary" onClick={() => goTo(pageNumber + 1)} disabled={pageNumber >= pages}>
+              Next →
+            </button>
+          </nav>
+        )}
+      </section>
+    );
+  }
+
+  return (
+    <div className="page">
+      <div className="page-head">
+        <h1>Past crashes</h1>
+        <Link to="/bundles" className="btn btn-secondary">
+          All bundles
+        </Link>
+      </div>
+      <SearchForm q={q} />
+      {body}
+    </div>
+  );
+}
+
+function BundleList({ pageNumber }: { pageNumber: number }) {
+  useTitle('Bundles');
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [reload, setReload] = useState(0);
 
@@ -146,6 +288,7 @@ export function BundlesPage({ query }: { query: URLSearchParams }) {
           Upload
         </Link>
       </div>
+      {total !== 0 && <SearchForm q="" />}
       {body}
     </div>
   );

@@ -1,0 +1,60 @@
+// Past crashes: full-text search over every diagnosed bundle, and the crashes most like one bundle.
+import { getJson } from './api.ts';
+
+export interface LikelyCause {
+  id: string;
+  title: string;
+}
+
+/** One thing two crashes can share: an exit code, a library, a module, an event, the likely cause, a GPU... */
+export interface SignatureTerm {
+  key: string;
+  label: string;
+  /** Specific to the crash (codes, libraries, the cause); false for the setting (GPU, versions, OS). */
+  specific: boolean;
+}
+
+export interface CrashHit {
+  bundleId: number;
+  name: string;
+  uploadedAt: string;
+  likelyCause: LikelyCause | null;
+  score: number;
+  /** HTML-escaped text with <mark> around matches: render through snippetParts, never as HTML. */
+  snippets: string[];
+}
+
+export interface CrashSearch {
+  query: string;
+  total: number;
+  offset: number;
+  limit: number;
+  hits: CrashHit[];
+}
+
+export interface SimilarCrash {
+  bundleId: number;
+  name: string;
+  uploadedAt: string;
+  likelyCause: LikelyCause | null;
+  /** The idf-weighted share of this bundle's signature the other one has too, in (0, 1]. */
+  similarity: number;
+  shared: SignatureTerm[];
+}
+
+export interface SimilarCrashes {
+  bundleId: number;
+  signature: SignatureTerm[];
+  similar: SimilarCrash[];
+}
+
+export const CRASH_PAGE_SIZE = 20;
+
+export function searchCrashes(q: string, page: number, signal?: AbortSignal): Promise<CrashSearch> {
+  const offset = Math.max(0, page) * CRASH_PAGE_SIZE;
+  return getJson<CrashSearch>(`/api/bundles/search?q=${encodeURIComponent(q)}&offset=${offset}&limit=${CRASH_PAGE_SIZE}`, signal);
+}
+
+export function getSimilarCrashes(bundleId: number | string, signal?: AbortSignal): Promise<SimilarCrashes> {
+  return getJson<SimilarCrashes>(`/api/bundles/${encodeURIComponent(String(bundleId))}/similar?limit=5`, signal);
+}
