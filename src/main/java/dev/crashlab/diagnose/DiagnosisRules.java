@@ -15,6 +15,7 @@ final class DiagnosisRules {
             new MatchTextMatchers(),
             new MatchCompatMatchers(),
             new PlatformCounterEvidence(),
+            new ConfirmedCrashEvidence(),
             new MeasureTextSimilarity(),
             new ScoreArticles(),
             new RankHypotheses(),

@@ -54,11 +54,22 @@ public record CrashSignature(List<SignatureTerm> terms, String text) {
 
     /** The signature of a bundle named {@code name} with these files, facts and diagnosis ({@code null} if none). */
     public static CrashSignature of(String name, List<String> paths, List<Fact> facts, Diagnosis diagnosis) {
+        return of(name, paths, facts, diagnosis, null, null);
+    }
+
+    /**
+     * The signature of a bundle whose cause was confirmed as the KB article {@code confirmedId} (titled
+     * {@code confirmedTitle}): that cause replaces the diagnosis' top one. Null for an unconfirmed bundle.
+     */
+    public static CrashSignature of(String name, List<String> paths, List<Fact> facts, Diagnosis diagnosis,
+                                    String confirmedId, String confirmedTitle) {
         Map<String, SignatureTerm> terms = new LinkedHashMap<>();
         List<String> text = new ArrayList<>();
         text.add(name);
         text.addAll(paths);
-        if (diagnosis != null) {
+        if (confirmedId != null) {
+            add(terms, "cause", confirmedId, confirmedTitle == null ? confirmedId : confirmedTitle, true);
+        } else if (diagnosis != null) {
             Hypothesis top = topCause(diagnosis);
             if (top != null) {
                 add(terms, "cause", top.id(), top.title(), true);
@@ -66,6 +77,9 @@ public record CrashSignature(List<SignatureTerm> terms, String text) {
         }
         List<String> setting = new ArrayList<>(); // lines about the machine: searchable, after the crash's own lines
         for (Fact f : facts) {
+            if (f instanceof dev.crashlab.fact.ConfirmedCrash) {
+                continue; // another bundle's confirmation, not something this bundle said
+            }
             int before = terms.size();
             switch (f) {
                 case ExitStatus e -> {

@@ -38,14 +38,20 @@ public class CrashSearchService {
     @Inject
     DiagnosisService diagnoses;
 
+    @Inject
+    KnowledgeService knowledge;
+
+    /** The least similarity at which a confirmed crash counts as evidence for another bundle. */
+    static final double CONFIRMED_MIN_SIMILARITY = 0.2;
+
     private volatile CrashIndex index;
     private final Object buildLock = new Object();
     private volatile boolean building;
     // signatures stored while the index is being built; applied when it is done
     private final Map<Long, CrashSignature> pending = new ConcurrentHashMap<>();
 
-    /** The likely cause as the signature names it. */
-    public record LikelyCause(String id, String title) {}
+    /** The cause someone confirmed for the bundle, or else its likely cause as its diagnosis ranked it. */
+    public record LikelyCause(String id, String title, boolean confirmed) {}
 
     /** A search hit with what the list shows of its bundle; snippets are HTML with {@code <mark>} around matches. */
     public record SearchHit(long bundleId, String name, Instant uploadedAt, LikelyCause likelyCause, double score,
@@ -65,7 +71,9 @@ public class CrashSearchService {
     public SearchPage search(String q, int offset, int limit) {
         CrashIndex i = index();
         CrashIndex.Hits hits = i.search(q, offset, limit);
-        Map<Long, Bundle> rows = bundles(hits.hits().stream().map(CrashIndex.Hit::bundleId).toList());
+        List<Long> ids = hits.hits().stream().map(CrashIndex.Hit::bundleId).toList();
+        Map<Long, Bundle> rows = bundles(ids);
+        Map<Long, BundleResolution> confirmed = resolutions(ids);
         List<SearchHit> out = new ArrayList<>();
         for (CrashIndex.Hit h : hits.hits()) {
             Bundle b = rows.get(h.bundleId());
@@ -73,7 +81,8 @@ public class CrashSearchService {
                 i.remove(h.bundleId()); // deleted by another instance
                 continue;
             }
-            out.add(new SearchHit(b.id, b.name, b.uploadedAt, cause(i.signature(h.bundleId())), h.score(), h.snippets()));
+            out.add(new SearchHit(b.id, b.name, b.uploadedAt, cause(i.signature(h.bundleId()), confirmed.get(b.id)), h.score(),
+                    h.snippets()));
         }
         return new SearchPage(q, hits.total(), offset, limit, out);
     }
@@ -89,7 +98,9 @@ public class CrashSearchService {
         }
         CrashSignature mine = i.signature(bundleId);
         List<CrashIndex.Similar> similar = i.similar(bundleId, limit);
-        Map<Long, Bundle> rows = bundles(similar.stream().map(CrashIndex.Similar::bundleId).toList());
+        List<Long> ids = similar.stream().map(CrashIndex.Similar::bundleId).toList();
+        Map<Long, Bundle> rows = bundles(ids);
+        Map<Long, BundleResolution> confirmed = resolutions(ids);
         List<SimilarCrash> out = new ArrayList<>();
         for (CrashIndex.Similar s : similar) {
             Bundle b = rows.get(s.bundleId());
@@ -97,7 +108,8 @@ public class CrashSearchService {
                 i.remove(s.bundleId());
                 continue;
             }
-            out.add(new SimilarCrash(b.id, b.name, b.uploadedAt, cause(i.signature(s.bundleId())), s.similarity(), s.shared()));
+            out.add(new SimilarCrash(b.id, b.name, b.uploadedAt, cause(i.signature(s.bundleId()), confirmed.get(b.id)),
+                    s.similarity(), s.shared()));
         }
         return Optional.of(new SimilarCrashes(bundleId, mine == null ? List.of() : mine.terms(), out));
     }
@@ -202,12 +214,63 @@ public class CrashSearchService {
         return out;
     }
 
-    private static LikelyCause cause(CrashSignature s) {
+    private LikelyCause cause(CrashSignature s, BundleResolution confirmed) {
+        if (confirmed != null) {
+            String title = knowledge.current().source().kb().article(confirmed.articleId).map(a -> a.title()).orElse(confirmed.articleId);
+            return new LikelyCause(confirmed.articleId, title, true);
+        }
         if (s == null) {
             return null;
         }
         return s.terms().stream().filter(t -> t.kind().equals("cause")).findFirst()
-                .map(t -> new LikelyCause(t.key().substring("cause:".length()), t.label())).orElse(null);
+                .map(t -> new LikelyCause(t.key().substring("cause:".length()), t.label(), false)).orElse(null);
+    }
+
+    private static Map<Long, BundleResolution> resolutions(List<Long> ids) {
+        if (ids.isEmpty()) {
+            return Map.of();
+        }
+        Map<Long, BundleResolution> out = new HashMap<>();
+        QuarkusTransaction.joiningExisting().run(() -> {
+            for (BundleResolution r : BundleResolution.<BundleResolution>list("bundleId in ?1", ids)) {
+                out.put(r.bundleId, r);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * The confirmed crashes most like a signature, as facts for the diagnosis of {@code bundleId}. Empty while the
+     * index is being built by this very diagnosis (a bundle diagnosed then sees confirmations on its next
+     * recomputation).
+     */
+    List<dev.crashlab.fact.ConfirmedCrash> confirmedLike(long bundleId, CrashSignature signature) {
+        CrashIndex i = index;
+        if (i == null) {
+            if (building) {
+                return List.of();
+            }
+            i = index();
+        }
+        List<CrashIndex.Similar> similar = i.similarTo(signature, bundleId, 50).stream()
+                .filter(s -> s.similarity() >= CONFIRMED_MIN_SIMILARITY).toList();
+        List<Long> ids = similar.stream().map(CrashIndex.Similar::bundleId).toList();
+        Map<Long, BundleResolution> confirmed = resolutions(ids);
+        if (confirmed.isEmpty()) {
+            return List.of();
+        }
+        Map<Long, Bundle> rows = bundles(ids);
+        List<dev.crashlab.fact.ConfirmedCrash> out = new ArrayList<>();
+        for (CrashIndex.Similar s : similar) {
+            BundleResolution r = confirmed.get(s.bundleId());
+            Bundle b = rows.get(s.bundleId());
+            if (r != null && b != null) {
+                out.add(new dev.crashlab.fact.ConfirmedCrash(b.id, b.name, r.articleId, s.similarity(),
+                        s.shared().stream().map(SignatureTerm::label).toList(),
+                        List.of(new dev.crashlab.fact.SourceRef("bundle #" + b.id, b.id, b.name))));
+            }
+        }
+        return out;
     }
 
     /** The signature as stored; its text is cut until the JSON fits the column. */

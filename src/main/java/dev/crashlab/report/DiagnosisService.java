@@ -10,7 +10,10 @@ import dev.crashlab.diagnose.DiagnosisJson;
 import dev.crashlab.diagnose.TextLine;
 import dev.crashlab.diagnose.TextLines;
 import dev.crashlab.fact.Fact;
+import dev.crashlab.bundle.Artifact;
+import dev.crashlab.bundle.ParseStatus;
 import dev.crashlab.fact.Facts;
+import dev.crashlab.parse.Parsers;
 import dev.crashlab.group.CrashSignature;
 import dev.crashlab.lab.ReproJob;
 import dev.crashlab.repro.ReplayOutcomes;
@@ -45,8 +48,8 @@ public class DiagnosisService {
     @Inject
     CrashSearchService crashes;
 
-    /** A diagnosis and the signature past-crash search indexes, computed from the same facts. */
-    record Computed(Diagnosis diagnosis, CrashSignature signature) {}
+    /** A diagnosis, the signature past-crash search indexes, and how parsing each artifact went (by artifact id). */
+    record Computed(Diagnosis diagnosis, CrashSignature signature, java.util.Map<Long, ParseStatus> parsed) {}
 
     /** The stored diagnosis (recomputed first if missing or stale) as the API returns it; empty for an unknown bundle. */
     @Transactional
@@ -58,8 +61,9 @@ public class DiagnosisService {
         KnowledgeService.Loaded kb = knowledge.current();
         BundleDiagnosis row = BundleDiagnosis.findById(bundleId);
         boolean recomputed = false;
-        if (row == null || !row.kbFingerprint.equals(kb.source().kb().fingerprint())) {
-            row = store(bundleId, compute(bundle.get(), kb), kb.source().kb().fingerprint(), row);
+        String stamp = stamp(kb);
+        if (row == null || !row.kbFingerprint.equals(stamp)) {
+            row = store(bundleId, compute(bundle.get(), kb), stamp, row);
             recomputed = true;
         }
         try {
@@ -85,7 +89,7 @@ public class DiagnosisService {
                 Optional<BundleView> bundle = bundles.find(bundleId);
                 if (bundle.isPresent()) {
                     KnowledgeService.Loaded kb = knowledge.current();
-                    store(bundleId, compute(bundle.get(), kb), kb.source().kb().fingerprint(), BundleDiagnosis.findById(bundleId));
+                    store(bundleId, compute(bundle.get(), kb), stamp(kb), BundleDiagnosis.findById(bundleId));
                 }
             });
         } catch (RuntimeException e) {
@@ -96,16 +100,59 @@ public class DiagnosisService {
     private Computed compute(BundleView bundle, KnowledgeService.Loaded kb) {
         List<Fact> facts = new ArrayList<>();
         List<TextLine> lines = new ArrayList<>();
+        java.util.Map<Long, ParseStatus> parsed = new java.util.HashMap<>();
         bundle.artifacts().forEach(a -> {
-            ParseInput input = new ParseInput(a.path(), ArtifactType.valueOf(a.type()), bundles.blobs().pathOf(a.sha256()));
-            facts.addAll(ArtifactFacts.of(input).facts());
+            ArtifactType type = ArtifactType.valueOf(a.type());
+            ParseInput input = new ParseInput(a.path(), type, bundles.blobs().pathOf(a.sha256()));
+            ArtifactFacts af = ArtifactFacts.of(input);
+            facts.addAll(af.facts());
+            parsed.put(a.id(), parseStatus(type, af));
             TextLines.read(input, lines);
         });
         facts.addAll(replayOutcomes(bundle.id()));
         List<Fact> deduped = Facts.dedupe(facts);
-        Diagnosis d = kb.engine().diagnose(new DiagnosisInput(deduped, lines));
         List<String> paths = bundle.artifacts().stream().map(a -> a.path()).toList();
-        return new Computed(d, CrashSignature.of(bundle.name(), paths, deduped, d));
+        // similar crashes whose cause someone confirmed are evidence too; compared on what this bundle itself says
+        List<Fact> withConfirmed = new ArrayList<>(deduped);
+        withConfirmed.addAll(crashes.confirmedLike(bundle.id(), CrashSignature.of(bundle.name(), paths, deduped, null)));
+        Diagnosis d = kb.engine().diagnose(new DiagnosisInput(withConfirmed, lines));
+        BundleResolution resolution = BundleResolution.findById(bundle.id());
+        String confirmedId = resolution == null ? null : resolution.articleId;
+        String confirmedTitle = confirmedId == null ? null
+                : kb.source().kb().article(confirmedId).map(a -> a.title()).orElse(confirmedId);
+        return new Computed(d, CrashSignature.of(bundle.name(), paths, deduped, d, confirmedId, confirmedTitle), parsed);
+    }
+
+    /**
+     * What a stored diagnosis depends on besides the bundle: the KB and compat data (their fingerprint) and the
+     * confirmed causes (their count and latest change). A row stored under another stamp is recomputed on read.
+     */
+    static String stamp(KnowledgeService.Loaded kb) {
+        Object[] r = (Object[]) BundleResolution.getEntityManager()
+                .createQuery("select count(r), max(r.confirmedAt) from BundleResolution r").getSingleResult();
+        String confirmations = r[0] + "@" + r[1];
+        String hash = java.util.HexFormat.of().formatHex(java.util.Arrays.copyOf(
+                sha256(confirmations), 6));
+        return kb.source().kb().fingerprint() + "+" + hash;
+    }
+
+    private static byte[] sha256(String s) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256").digest(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** How parsing one artifact went, as its row states it. */
+    static ParseStatus parseStatus(ArtifactType type, ArtifactFacts af) {
+        if (!Parsers.supports(type)) {
+            return ParseStatus.UNSUPPORTED;
+        }
+        if (af.problems().isEmpty()) {
+            return ParseStatus.PARSED;
+        }
+        return af.facts().isEmpty() ? ParseStatus.FAILED : ParseStatus.PARTIAL;
     }
 
     /** The finished reproduction jobs of the bundle, as facts: a replay is evidence too. */
@@ -149,6 +196,8 @@ public class DiagnosisService {
         if (existing == null) {
             row.persist();
         }
+        c.parsed().forEach((artifactId, status) ->
+                Artifact.update("parseStatus = ?1 where id = ?2 and bundle.id = ?3", status, artifactId, bundleId));
         crashes.indexed(bundleId, c.signature());
         return row;
     }

@@ -41,9 +41,9 @@ import org.apache.lucene.store.ByteBuffersDirectory;
  * bundles are diagnosed or deleted. Thread-safe: writes go through one {@link IndexWriter}, searches through a
  * {@link SearcherManager} refreshed after each write.
  *
- * <p>Similarity: each signature term is one untokenised {@code sig} value with no norms, so a bundle's BM25 score
- * against another's terms is the sum of the shared terms' idf. Dividing by the bundle's score against its own
- * terms gives a share in (0, 1]: 1 means every term matched, and rare terms weigh more than common ones.
+ * <p>Similarity: each signature term is one untokenised {@code sig} value; Lucene finds the bundles sharing any
+ * term, and the share of the idf-weighted terms they share ranks them, in (0, 1]: 1 means every term is shared,
+ * and rare terms weigh more than common ones.
  */
 public final class CrashIndex implements Closeable {
 
@@ -171,30 +171,42 @@ public final class CrashIndex implements Closeable {
 
     /**
      * The indexed bundles most like {@code bundleId}: those sharing at least one specific term (a code, a library,
-     * a module, an event, the likely cause), best first. Empty if the bundle is not indexed.
+     * a module, an event, the likely cause), most alike first. Empty if the bundle is not indexed.
      */
     public List<Similar> similar(long bundleId, int limit) {
         CrashSignature mine = signatures.get(bundleId);
-        if (mine == null || mine.terms().isEmpty()) {
+        return mine == null ? List.of() : similarTo(mine, bundleId, limit);
+    }
+
+    /**
+     * The indexed bundles most like a signature (indexed or not), leaving out {@code exclude}. Similarity is the
+     * idf of the shared terms over the idf of all of {@code mine}'s terms, so a term no other bundle has
+     * counts fully against every match.
+     */
+    public List<Similar> similarTo(CrashSignature mine, long exclude, int limit) {
+        if (mine.terms().isEmpty() || limit <= 0) {
             return List.of();
         }
         BooleanQuery.Builder b = new BooleanQuery.Builder();
         mine.terms().forEach(t -> b.add(new TermQuery(new Term("sig", t.key())), BooleanClause.Occur.SHOULD));
         IndexSearcher s = acquire();
         try {
-            // every other bundle that shares a term, since the filter below may drop many of the best-scored
-            TopDocs top = s.search(b.build(), Math.max(1, Math.min(signatures.size(), 10_000)));
-            double self = 0;
-            for (ScoreDoc sd : top.scoreDocs) {
-                if (Long.parseLong(s.storedFields().document(sd.doc).get("id")) == bundleId) {
-                    self = sd.score;
-                }
+            int docs = Math.max(1, s.getIndexReader().numDocs());
+            Map<String, Double> idf = new java.util.HashMap<>();
+            double total = 0;
+            for (SignatureTerm t : mine.terms()) {
+                int df = s.getIndexReader().docFreq(new Term("sig", t.key()));
+                double w = Math.log(1 + (docs - df + 0.5) / (df + 0.5));
+                idf.put(t.key(), w);
+                total += w;
             }
+            // every bundle that shares a term (the filter below may drop many of the best-scored), at most 10,000
+            TopDocs top = s.search(b.build(), Math.min(docs, 10_000));
             List<Similar> out = new ArrayList<>();
             for (ScoreDoc sd : top.scoreDocs) {
                 long id = Long.parseLong(s.storedFields().document(sd.doc).get("id"));
                 CrashSignature theirs = signatures.get(id);
-                if (id == bundleId || theirs == null) {
+                if (id == exclude || theirs == null) {
                     continue;
                 }
                 Set<String> keys = new java.util.HashSet<>();
@@ -204,12 +216,11 @@ public final class CrashIndex implements Closeable {
                 if (shared.stream().noneMatch(SignatureTerm::specific)) {
                     continue;
                 }
-                out.add(new Similar(id, self > 0 ? Math.min(1.0, sd.score / self) : 0, shared));
-                if (out.size() == limit) {
-                    break;
-                }
+                double sharedIdf = shared.stream().mapToDouble(t -> idf.get(t.key())).sum();
+                out.add(new Similar(id, total > 0 ? Math.min(1.0, sharedIdf / total) : 0, shared));
             }
-            return out;
+            out.sort(Comparator.comparingDouble(Similar::similarity).reversed().thenComparing(x -> -x.bundleId()));
+            return out.size() > limit ? List.copyOf(out.subList(0, limit)) : out;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {

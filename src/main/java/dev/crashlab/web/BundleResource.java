@@ -140,7 +140,8 @@ public class BundleResource {
 
     private Response created(BundleView view) {
         diagnoses.computeQuietly(view.id()); // stored now, so the report page opens without waiting
-        return Response.created(URI.create("/api/bundles/" + view.id())).entity(view).build();
+        BundleView parsed = bundles.find(view.id()).orElse(view); // with each artifact's parse status
+        return Response.created(URI.create("/api/bundles/" + view.id())).entity(parsed).build();
     }
 
     @GET

@@ -39,6 +39,33 @@ class DiagnosisEngineTest {
         assertThat(top.confidence()).isGreaterThan(d.hypotheses().get(1).confidence());
     }
 
+    static dev.crashlab.fact.ConfirmedCrash confirmed(long bundle, String article, double similarity) {
+        return new dev.crashlab.fact.ConfirmedCrash(bundle, "run-" + bundle + ".log", article, similarity, List.of("exit code 0xC0000409"),
+                List.of(new dev.crashlab.fact.SourceRef("bundle #" + bundle, bundle, "run-" + bundle + ".log")));
+    }
+
+    @Test
+    void confirmedSimilarCrashesAreSpecificEvidenceWeightedBySimilarityThreeAtMost() {
+        double alone = score(diagnose(List.of(fastFail()), List.of()), "gpu-memory");
+        Diagnosis one = diagnose(List.of(fastFail(), confirmed(7, "gpu-memory", 0.5)), List.of());
+        Hypothesis h = one.hypotheses().stream().filter(x -> x.id().equals("gpu-memory")).findFirst().orElseThrow();
+        Evidence e = h.evidence().stream().filter(x -> x.matcher().equals("confirmed-crash-7")).findFirst().orElseThrow();
+        assertThat(e.specific()).isTrue();
+        assertThat(e.weight()).isEqualTo(ConfirmedCrashEvidence.MAX_WEIGHT * 0.5);
+        assertThat(e.text()).contains("run-7.log", "#7", "50% alike", "0xC0000409");
+        assertThat(e.sources().getFirst().artifact()).isEqualTo("bundle #7");
+        assertThat(h.score()).isGreaterThan(alone);
+        assertThat(score(diagnose(List.of(fastFail(), confirmed(7, "gpu-memory", 0.9)), List.of()), "gpu-memory"))
+                .as("more alike counts more").isGreaterThan(h.score());
+
+        Diagnosis many = diagnose(List.of(fastFail(), confirmed(1, "gpu-memory", 0.3), confirmed(2, "gpu-memory", 0.9),
+                confirmed(3, "gpu-memory", 0.6), confirmed(4, "gpu-memory", 0.8), confirmed(5, "no-such-article", 1.0)), List.of());
+        Hypothesis m = many.hypotheses().stream().filter(x -> x.id().equals("gpu-memory")).findFirst().orElseThrow();
+        assertThat(m.evidence()).extracting(Evidence::matcher).filteredOn(id -> id.startsWith("confirmed-crash-"))
+                .containsExactlyInAnyOrder("confirmed-crash-2", "confirmed-crash-4", "confirmed-crash-3");
+        assertThat(many.notes()).isEmpty();
+    }
+
     @Test
     void consistentEvidenceAloneScoresBelowSpecificEvidence() {
         Diagnosis d = diagnose(List.of(gpuOom(), fastFail()), List.of());

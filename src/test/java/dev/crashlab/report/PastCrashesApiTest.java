@@ -110,4 +110,78 @@ class PastCrashesApiTest {
         given().when().get("/api/bundles/1/similar?limit=500").then().statusCode(400);
         given().when().get("/api/bundles/not-a-number/similar").then().statusCode(404);
     }
+
+    static double score(long bundle, String article) {
+        JsonPath d = given().when().get("/api/bundles/" + bundle + "/diagnosis").then().statusCode(200).extract().jsonPath();
+        List<String> ids = d.getList("hypotheses.id", String.class);
+        int at = ids.indexOf(article);
+        return at < 0 ? 0 : d.getDouble("hypotheses[" + at + "].score");
+    }
+
+    static List<String> evidence(long bundle, String article) {
+        JsonPath d = given().when().get("/api/bundles/" + bundle + "/diagnosis").then().statusCode(200).extract().jsonPath();
+        int at = d.getList("hypotheses.id", String.class).indexOf(article);
+        return at < 0 ? List.of() : d.getList("hypotheses[" + at + "].evidence.text", String.class);
+    }
+
+    @Test
+    void aConfirmedCauseIsEvidenceForSimilarCrashesAndCanBeTakenBack() {
+        String lib = lib();
+        long a = upload("confirmed.log", log(lib, "train.py"));
+        long b = upload("later.log", log(lib, "serve.py"));
+        String article = "corrupt-install"; // not what the log alone points at most
+        double before = score(b, article);
+        assertThat(evidence(b, article)).noneMatch(t -> t.contains("confirmed"));
+
+        given().contentType("application/json").body(Map.of("articleId", article, "note", "pip reinstall fixed it"))
+                .when().put("/api/bundles/" + a + "/resolution").then().statusCode(200)
+                .body("confirmed.articleId", org.hamcrest.Matchers.equalTo(article))
+                .body("confirmed.note", org.hamcrest.Matchers.equalTo("pip reinstall fixed it"))
+                .body("confirmed.title", org.hamcrest.Matchers.not(org.hamcrest.Matchers.emptyOrNullString()));
+        given().when().get("/api/bundles/" + a + "/resolution").then().statusCode(200)
+                .body("confirmed.articleId", org.hamcrest.Matchers.equalTo(article));
+
+        // the later crash's diagnosis is recomputed with the confirmation as evidence pointing at it
+        assertThat(evidence(b, article)).anyMatch(t -> t.contains("confirmed") && t.contains("confirmed.log") && t.contains("#" + a));
+        assertThat(score(b, article)).isGreaterThan(before);
+        JsonPath d = given().when().get("/api/bundles/" + b + "/diagnosis").then().extract().jsonPath();
+        int at = d.getList("hypotheses.id", String.class).indexOf(article);
+        assertThat(d.getList("hypotheses[" + at + "].evidence.source.artifact", String.class)).contains("bundle #" + a);
+
+        // similar crashes and search say it is confirmed
+        JsonPath s = similar(b);
+        assertThat(s.getLong("similar[0].bundleId")).isEqualTo(a);
+        assertThat(s.getString("similar[0].likelyCause.id")).isEqualTo(article);
+        assertThat(s.getBoolean("similar[0].likelyCause.confirmed")).isTrue();
+        JsonPath found = search(lib);
+        int hit = found.getList("hits.bundleId", Long.class).indexOf(a);
+        assertThat(found.getBoolean("hits[" + hit + "].likelyCause.confirmed")).isTrue();
+
+        given().when().delete("/api/bundles/" + a + "/resolution").then().statusCode(204);
+        given().when().get("/api/bundles/" + a + "/resolution").then().statusCode(200)
+                .body("confirmed", org.hamcrest.Matchers.nullValue());
+        assertThat(evidence(b, article)).noneMatch(t -> t.contains("confirmed"));
+    }
+
+    @Test
+    void badConfirmationsAreProblems() {
+        long a = upload("x.log", log(lib(), "x.py"));
+        given().contentType("application/json").body(Map.of("articleId", "no-such-cause"))
+                .when().put("/api/bundles/" + a + "/resolution").then().statusCode(400)
+                .contentType(containsString("application/problem+json")).body("detail", containsString("no-such-cause"));
+        given().contentType("application/json").body(Map.of("note", "forgot the article"))
+                .when().put("/api/bundles/" + a + "/resolution").then().statusCode(400);
+        given().contentType("application/json").body(Map.of("articleId", "gpu-oom", "note", "n".repeat(2001)))
+                .when().put("/api/bundles/" + a + "/resolution").then().statusCode(400).body("detail", containsString("2000"));
+        given().contentType("application/json").body("{not json")
+                .when().put("/api/bundles/" + a + "/resolution").then().statusCode(400);
+        given().contentType("application/json")
+                .when().put("/api/bundles/" + a + "/resolution").then().statusCode(400);
+        given().contentType("application/json").body(Map.of("articleId", "gpu-oom"))
+                .when().put("/api/bundles/987654321/resolution").then().statusCode(404);
+        given().when().get("/api/bundles/987654321/resolution").then().statusCode(404);
+        given().when().delete("/api/bundles/987654321/resolution").then().statusCode(404);
+        given().when().get("/api/bundles/" + a + "/resolution").then().statusCode(200)
+                .body("confirmed", org.hamcrest.Matchers.nullValue());
+    }
 }

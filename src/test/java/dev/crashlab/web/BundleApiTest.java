@@ -61,7 +61,8 @@ class BundleApiTest {
                 .body("artifacts", hasSize(3))
                 .body("artifacts.path", equalTo(List.of("crash.log", "dumps/core.bin", "env/pip-freeze.txt")))
                 .body("artifacts.type", equalTo(List.of("CONSOLE_LOG", "BINARY", "PIP_FREEZE")))
-                .body("artifacts.parseStatus", equalTo(List.of("PENDING", "PENDING", "PENDING")))
+                // parsed at upload: no parser reads a core dump
+                .body("artifacts.parseStatus", equalTo(List.of("PARSED", "UNSUPPORTED", "PARSED")))
                 .extract().response();
         long id = created.<Integer>path("id");
         int logId = created.path("artifacts[0].id");
@@ -69,6 +70,7 @@ class BundleApiTest {
 
         given().get("/api/bundles/" + id).then().statusCode(200)
                 .body("id", equalTo((int) id))
+                .body("artifacts.parseStatus", equalTo(List.of("PARSED", "UNSUPPORTED", "PARSED")))
                 .body("artifacts[0].sha256", equalTo(sha256(TRACEBACK.getBytes(StandardCharsets.UTF_8))));
 
         byte[] text = given().get("/api/bundles/" + id + "/artifacts/" + logId + "/content")
