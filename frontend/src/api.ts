@@ -96,7 +96,7 @@ async function errorFrom(response: Response): Promise<ApiError> {
   return problemToError(response.status, response.statusText, response.headers.get('Content-Type'), body);
 }
 
-async function request(url: string, init?: RequestInit): Promise<Response> {
+export async function request(url: string, init?: RequestInit): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(url, { ...init, headers: { Accept: 'application/json', ...(init?.headers ?? {}) } });

@@ -1,9 +1,11 @@
 // Past crashes: full-text search over every diagnosed bundle, and the crashes most like one bundle.
-import { getJson } from './api.ts';
+import { getJson, request } from './api.ts';
 
 export interface LikelyCause {
   id: string;
   title: string;
+  /** Someone confirmed it; otherwise it is the diagnosis' top cause. */
+  confirmed: boolean;
 }
 
 /** One thing two crashes can share: an exit code, a library, a module, an event, the likely cause, a GPU... */
@@ -57,4 +59,38 @@ export function searchCrashes(q: string, page: number, signal?: AbortSignal): Pr
 
 export function getSimilarCrashes(bundleId: number | string, signal?: AbortSignal): Promise<SimilarCrashes> {
   return getJson<SimilarCrashes>(`/api/bundles/${encodeURIComponent(String(bundleId))}/similar?limit=5`, signal);
+}
+
+/** The cause someone confirmed for a bundle. */
+export interface Confirmed {
+  articleId: string;
+  title: string;
+  note: string | null;
+  confirmedAt: string;
+}
+
+export interface Resolution {
+  bundleId: number;
+  confirmed: Confirmed | null;
+}
+
+function resolutionUrl(bundleId: number | string): string {
+  return `/api/bundles/${encodeURIComponent(String(bundleId))}/resolution`;
+}
+
+export function getResolution(bundleId: number | string, signal?: AbortSignal): Promise<Resolution> {
+  return getJson<Resolution>(resolutionUrl(bundleId), signal);
+}
+
+export async function confirmCause(bundleId: number | string, articleId: string, note: string): Promise<Resolution> {
+  const response = await request(resolutionUrl(bundleId), {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ articleId, note }),
+  });
+  return (await response.json()) as Resolution;
+}
+
+export async function clearCause(bundleId: number | string): Promise<void> {
+  await request(resolutionUrl(bundleId), { method: 'DELETE' });
 }

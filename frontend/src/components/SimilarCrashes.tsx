@@ -63,8 +63,8 @@ export function SimilarCrashes({ bundleId }: { bundleId: number }) {
               </span>
             </div>
             {s.likelyCause && (
-              <div className="similar-cause">
-                Likely cause:{' '}
+              <div className={s.likelyCause.confirmed ? 'similar-cause cause-confirmed' : 'similar-cause'} data-testid="similar-cause">
+                {s.likelyCause.confirmed ? 'Confirmed cause: ' : 'Likely cause: '}
                 <Link to={`/kb/${encodeURIComponent(s.likelyCause.id)}`}>{s.likelyCause.title}</Link>
               </div>
             )}

@@ -1,5 +1,6 @@
 import type { MouseEvent, ReactNode } from 'react';
 import type { SourceRef } from '../api.ts';
+import { Link } from '../router.tsx';
 
 /** Opens a source line in the artifact viewer: where a link points, and what a click does. */
 export interface SourceJump {
@@ -27,6 +28,15 @@ export function SourceLink({
   className?: string;
   testId?: string;
 }) {
+  // a confirmed similar crash: its source is the other bundle ("bundle #12"), so the link opens that bundle
+  const other = /^bundle #(\d+)$/.exec(source.artifact);
+  if (other) {
+    return (
+      <Link to={`/bundles/${other[1]}`} className={className} title={`Open ${source.text || source.artifact}`} data-testid={testId}>
+        {children}
+      </Link>
+    );
+  }
   const href = jump.href(source);
   if (!href) {
     return (

@@ -6,6 +6,7 @@ import { FactsSection } from '../components/FactsSection.tsx';
 import { ReproducePanel } from '../components/ReproducePanel.tsx';
 import { DiagnosisReport } from '../components/DiagnosisReport.tsx';
 import { SimilarCrashes } from '../components/SimilarCrashes.tsx';
+import { ResolutionPanel } from '../components/ResolutionPanel.tsx';
 import type { SourceJump } from '../components/SourceLink.tsx';
 import { ErrorAlert, Hash, Loading, StatusBadge, Time, useTitle } from '../components/common.tsx';
 import { formatBytes, plural } from '../format.ts';
@@ -25,6 +26,7 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
   const [facts, setFacts] = useState<FactsState>({ kind: 'loading' });
   const [factsReload, setFactsReload] = useState(0);
   const [jumps, setJumps] = useState(0);
+  const [resolutions, setResolutions] = useState(0); // a confirmation changes the diagnosis and the similar crashes
   const validId = /^\d+$/.test(id);
 
   useTitle(state.kind === 'loaded' ? state.bundle.name : `Bundle ${id}`);
@@ -175,9 +177,11 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
       </dl>
       {bundle.notes && <p className="notes">{bundle.notes}</p>}
 
-      <DiagnosisReport bundleId={bundle.id} jump={jump} />
+      <ResolutionPanel bundleId={bundle.id} onChange={() => setResolutions((n) => n + 1)} />
 
-      <SimilarCrashes bundleId={bundle.id} />
+      <DiagnosisReport key={`diagnosis-${resolutions}`} bundleId={bundle.id} jump={jump} />
+
+      <SimilarCrashes key={`similar-${resolutions}`} bundleId={bundle.id} />
 
       <EnvironmentPanel state={facts} jump={jump} onRetry={() => setFactsReload((n) => n + 1)} />
 

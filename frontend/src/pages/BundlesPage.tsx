@@ -109,8 +109,9 @@ function CrashSearchPage({ q, pageNumber }: { q: string; pageNumber: number }) {
                 · <Time iso={h.uploadedAt} />
               </span>
               {h.likelyCause && (
-                <div className="similar-cause">
-                  Likely cause: <Link to={`/kb/${encodeURIComponent(h.likelyCause.id)}`}>{h.likelyCause.title}</Link>
+                <div className={h.likelyCause.confirmed ? 'similar-cause cause-confirmed' : 'similar-cause'}>
+                  {h.likelyCause.confirmed ? 'Confirmed cause: ' : 'Likely cause: '}
+                  <Link to={`/kb/${encodeURIComponent(h.likelyCause.id)}`}>{h.likelyCause.title}</Link>
                 </div>
               )}
               {h.snippets.map((s, i) => (

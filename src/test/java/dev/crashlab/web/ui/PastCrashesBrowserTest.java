@@ -71,4 +71,39 @@ class PastCrashesBrowserTest extends BrowserPageTest {
             assertTrue(((Number) overflow).intValue() <= 0, () -> path + " scrolls sideways at 390 px by " + overflow + " px");
         }
     }
+
+    @Test
+    void confirmingACauseShowsOnTheReportAndOnSimilarCrashesAndCanBeTakenBack() throws Exception {
+        String lib = "libuiconfirm" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36) + ".so";
+        long first = upload("solved.log", lib, "train.py");
+        long second = upload("unsolved.log", lib, "train2.py");
+        String title = DiagnosisReportBrowserTest.title("corrupt-install");
+
+        page.navigate(index.toURI().resolve("/bundles/" + first).toString());
+        page.getByTestId("confirm-cause").click();
+        page.getByTestId("resolution-article").selectOption("corrupt-install");
+        page.getByTestId("resolution-note").fill("a clean reinstall of the wheel fixed it");
+        page.getByTestId("resolution-save").click();
+        assertThat(page.getByTestId("confirmed-cause")).hasText(title);
+        assertThat(page.getByTestId("confirmed-note")).hasText("a clean reinstall of the wheel fixed it");
+        page.reload();
+        assertThat(page.getByTestId("confirmed-cause")).hasText(title);
+
+        page.navigate(index.toURI().resolve("/bundles/" + second).toString());
+        Locator similar = page.getByTestId("similar-crash").filter(new Locator.FilterOptions().setHasText("solved.log"));
+        assertThat(similar.getByTestId("similar-cause")).hasText("Confirmed cause: " + title);
+        Files.createDirectories(SCREENSHOTS);
+        page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("confirmed-similar.png")).setFullPage(true));
+
+        // the confirmation is evidence in the other crash's report, and its source opens the confirmed bundle
+        Locator confirmedEvidence = page.getByTestId("evidence").filter(new Locator.FilterOptions().setHasText("was confirmed as this cause"));
+        assertThat(confirmedEvidence.first()).isVisible();
+        confirmedEvidence.first().getByTestId("evidence-source").click();
+        assertThat(page).hasURL(Pattern.compile(".*/bundles/" + first + "$"));
+        page.getByTestId("undo-confirmation").click();
+        assertThat(page.getByTestId("confirm-cause")).isVisible();
+        page.reload();
+        assertThat(page.getByTestId("confirm-cause")).isVisible();
+        assertThat(page.getByTestId("confirmed-cause")).hasCount(0);
+    }
 }
