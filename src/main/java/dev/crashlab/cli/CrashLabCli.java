@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
         versionProvider = CrashLabCli.Version.class,
         description = "Diagnoses crashed GPU deep-learning jobs from their crash bundles.",
         subcommands = {VersionCommand.class, InspectCommand.class, FactsCommand.class, EvtxCommand.class,
-                KbCommand.class, DiagnoseCommand.class, EvalCommand.class, DiagnoseBenchCommand.class, ReproCommand.class,
+                KbCommand.class, DiagnoseCommand.class, EvalCommand.class, DiagnoseBenchCommand.class, CrashesBenchCommand.class, ReproCommand.class,
                 WorkerCommand.class,
                 CommandLine.HelpCommand.class})
 public final class CrashLabCli implements Runnable {

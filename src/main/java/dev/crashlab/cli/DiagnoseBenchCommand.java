@@ -13,7 +13,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -129,10 +128,7 @@ final class DiagnoseBenchCommand implements Callable<Integer> {
     }
 
     private static double percentile(List<Long> nanos, int p) {
-        long[] a = nanos.stream().mapToLong(Long::longValue).toArray();
-        Arrays.sort(a);
-        int i = (int) Math.ceil(p / 100.0 * a.length) - 1;
-        return a[Math.max(0, Math.min(a.length - 1, i))] / 1e6;
+        return BenchStats.percentileMillis(nanos, p);
     }
 
     // Queries a user might type: an article's words, a code from its matchers, sometimes with a typo.

@@ -6,6 +6,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -19,10 +20,15 @@ import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
@@ -41,9 +47,10 @@ import org.apache.lucene.store.ByteBuffersDirectory;
  * bundles are diagnosed or deleted. Thread-safe: writes go through one {@link IndexWriter}, searches through a
  * {@link SearcherManager} refreshed after each write.
  *
- * <p>Similarity: each signature term is one untokenised {@code sig} value; Lucene finds the bundles sharing any
- * term, and the share of the idf-weighted terms they share ranks them, in (0, 1]: 1 means every term is shared,
- * and rare terms weigh more than common ones.
+ * <p>Similarity: each signature term is one untokenised {@code sig} value. Lucene finds the bundles sharing a
+ * specific term (at most {@link #MAX_CANDIDATES}, the rarest matches first), and the share of the idf-weighted
+ * terms they share ranks them, in (0, 1]: 1 means every term is shared, and rare terms weigh more than common
+ * ones. Writes mark the searcher stale; the next search refreshes it once.
  */
 public final class CrashIndex implements Closeable {
 
@@ -77,11 +84,18 @@ public final class CrashIndex implements Closeable {
     }
 
     private static final int MAX_QUERY_TERMS = 32;
+    /** The most bundles a similar-crash query scores (those sharing the rarest specific terms first). */
+    static final int MAX_CANDIDATES = 10_000;
 
     private final Analyzer analyzer = new LogAnalyzer();
     private final IndexWriter writer;
     private final SearcherManager searchers;
-    private final Map<Long, CrashSignature> signatures = new ConcurrentHashMap<>();
+    // the signatures, with their keys as a set, by bundle id: what similarity is computed from
+    private record Indexed(CrashSignature signature, Set<String> keys) {}
+
+    private final Map<Long, Indexed> signatures = new ConcurrentHashMap<>();
+    // set by each write; the next search refreshes the searcher first (one refresh per burst of writes)
+    private final java.util.concurrent.atomic.AtomicBoolean dirty = new java.util.concurrent.atomic.AtomicBoolean();
 
     public CrashIndex() {
         try {
@@ -96,6 +110,7 @@ public final class CrashIndex implements Closeable {
     public void put(Entry e) {
         Document d = new Document();
         d.add(new StringField("id", Long.toString(e.bundleId()), Field.Store.YES));
+        d.add(new NumericDocValuesField("idv", e.bundleId()));
         StringBuilder text = new StringBuilder();
         for (SignatureTerm t : e.signature().terms()) {
             d.add(new StringField("sig", t.key(), Field.Store.NO));
@@ -106,8 +121,10 @@ public final class CrashIndex implements Closeable {
         d.add(new StoredField("text", text.toString()));
         try {
             writer.updateDocument(new Term("id", Long.toString(e.bundleId())), d);
-            signatures.put(e.bundleId(), e.signature());
-            searchers.maybeRefreshBlocking();
+            Set<String> keys = new java.util.HashSet<>();
+            e.signature().terms().forEach(t -> keys.add(t.key()));
+            signatures.put(e.bundleId(), new Indexed(e.signature(), Set.copyOf(keys)));
+            dirty.set(true);
         } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
@@ -118,7 +135,7 @@ public final class CrashIndex implements Closeable {
         try {
             writer.deleteDocuments(new Term("id", Long.toString(bundleId)));
             signatures.remove(bundleId);
-            searchers.maybeRefreshBlocking();
+            dirty.set(true);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -126,7 +143,8 @@ public final class CrashIndex implements Closeable {
 
     /** The bundle's signature as indexed, or null. */
     public CrashSignature signature(long bundleId) {
-        return signatures.get(bundleId);
+        Indexed i = signatures.get(bundleId);
+        return i == null ? null : i.signature();
     }
 
     /** Whether the bundle is indexed. */
@@ -174,7 +192,7 @@ public final class CrashIndex implements Closeable {
      * a module, an event, the likely cause), most alike first. Empty if the bundle is not indexed.
      */
     public List<Similar> similar(long bundleId, int limit) {
-        CrashSignature mine = signatures.get(bundleId);
+        CrashSignature mine = signature(bundleId);
         return mine == null ? List.of() : similarTo(mine, bundleId, limit);
     }
 
@@ -184,11 +202,13 @@ public final class CrashIndex implements Closeable {
      * counts fully against every match.
      */
     public List<Similar> similarTo(CrashSignature mine, long exclude, int limit) {
-        if (mine.terms().isEmpty() || limit <= 0) {
+        if (limit <= 0 || mine.terms().stream().noneMatch(SignatureTerm::specific)) {
             return List.of();
         }
+        // candidates: the bundles sharing a specific term (no other can qualify), rarest matches first
         BooleanQuery.Builder b = new BooleanQuery.Builder();
-        mine.terms().forEach(t -> b.add(new TermQuery(new Term("sig", t.key())), BooleanClause.Occur.SHOULD));
+        mine.terms().stream().filter(SignatureTerm::specific)
+                .forEach(t -> b.add(new TermQuery(new Term("sig", t.key())), BooleanClause.Occur.SHOULD));
         IndexSearcher s = acquire();
         try {
             int docs = Math.max(1, s.getIndexReader().numDocs());
@@ -200,32 +220,57 @@ public final class CrashIndex implements Closeable {
                 idf.put(t.key(), w);
                 total += w;
             }
-            // every bundle that shares a term (the filter below may drop many of the best-scored), at most 10,000
-            TopDocs top = s.search(b.build(), Math.min(docs, 10_000));
+            ScoreDoc[] hits = s.search(b.build(), Math.min(docs, MAX_CANDIDATES)).scoreDocs;
             List<Similar> out = new ArrayList<>();
-            for (ScoreDoc sd : top.scoreDocs) {
-                long id = Long.parseLong(s.storedFields().document(sd.doc).get("id"));
-                CrashSignature theirs = signatures.get(id);
+            for (long id : bundleIds(s, hits)) {
+                Indexed theirs = signatures.get(id);
                 if (id == exclude || theirs == null) {
                     continue;
                 }
-                Set<String> keys = new java.util.HashSet<>();
-                theirs.terms().forEach(t -> keys.add(t.key()));
-                List<SignatureTerm> shared = mine.terms().stream().filter(t -> keys.contains(t.key()))
-                        .sorted(Comparator.comparing((SignatureTerm t) -> !t.specific())).toList();
-                if (shared.stream().noneMatch(SignatureTerm::specific)) {
-                    continue;
+                double sharedIdf = 0;
+                boolean specific = false;
+                for (SignatureTerm t : mine.terms()) {
+                    if (theirs.keys().contains(t.key())) {
+                        sharedIdf += idf.get(t.key());
+                        specific |= t.specific();
+                    }
                 }
-                double sharedIdf = shared.stream().mapToDouble(t -> idf.get(t.key())).sum();
-                out.add(new Similar(id, total > 0 ? Math.min(1.0, sharedIdf / total) : 0, shared));
+                if (specific) {
+                    out.add(new Similar(id, total > 0 ? Math.min(1.0, sharedIdf / total) : 0, List.of()));
+                }
             }
             out.sort(Comparator.comparingDouble(Similar::similarity).reversed().thenComparing(x -> -x.bundleId()));
-            return out.size() > limit ? List.copyOf(out.subList(0, limit)) : out;
+            List<Similar> top = new ArrayList<>();
+            for (Similar x : out.subList(0, Math.min(limit, out.size()))) {
+                Set<String> keys = signatures.get(x.bundleId()).keys();
+                top.add(new Similar(x.bundleId(), x.similarity(), mine.terms().stream().filter(t -> keys.contains(t.key()))
+                        .sorted(Comparator.comparing((SignatureTerm t) -> !t.specific())).toList()));
+            }
+            return top;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
             release(s);
         }
+    }
+
+    // The bundle ids of hits, from doc values (no stored-field reads), in doc order.
+    private static long[] bundleIds(IndexSearcher s, ScoreDoc[] hits) throws IOException {
+        ScoreDoc[] byDoc = hits.clone();
+        Arrays.sort(byDoc, Comparator.comparingInt(sd -> sd.doc));
+        List<LeafReaderContext> leaves = s.getIndexReader().leaves();
+        long[] ids = new long[byDoc.length];
+        int leaf = -1;
+        NumericDocValues values = null;
+        for (int i = 0; i < byDoc.length; i++) {
+            int l = ReaderUtil.subIndex(byDoc[i].doc, leaves);
+            if (l != leaf) {
+                leaf = l;
+                values = DocValues.getNumeric(leaves.get(l).reader(), "idv");
+            }
+            ids[i] = values.advanceExact(byDoc[i].doc - leaves.get(l).docBase) ? values.longValue() : -1;
+        }
+        return ids;
     }
 
     // The query's words: the analyser's whole tokens (a compound's parts, at the same position, are left out so
@@ -253,6 +298,9 @@ public final class CrashIndex implements Closeable {
 
     private IndexSearcher acquire() {
         try {
+            if (dirty.getAndSet(false)) {
+                searchers.maybeRefreshBlocking();
+            }
             return searchers.acquire();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
