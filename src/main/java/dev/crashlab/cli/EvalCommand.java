@@ -9,6 +9,9 @@ import dev.crashlab.diagnose.Hypothesis;
 import dev.crashlab.diagnose.KnowledgeSource;
 import dev.crashlab.diagnose.TextLine;
 import dev.crashlab.fact.Facts;
+import dev.crashlab.group.ConfirmedCrashes;
+import dev.crashlab.group.CrashSignature;
+import dev.crashlab.search.CrashIndex;
 import dev.crashlab.search.Bm25Baseline;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -41,6 +44,10 @@ final class EvalCommand implements Callable<Integer> {
 
     @Option(names = "--baseline", paramLabel = "NAME", description = "also rank with a baseline and print it beside: bm25")
     String baseline;
+
+    @Option(names = "--history", description = {"also diagnose each case with every other case as a confirmed past crash",
+            "(its primary label as the confirmed cause; leave-one-out) and print that beside"})
+    boolean history;
 
     @Mixin
     KnowledgeOptions knowledge = new KnowledgeOptions();
@@ -106,6 +113,8 @@ final class EvalCommand implements Callable<Integer> {
         }
         Tally ours = new Tally();
         Tally base = new Tally();
+        Tally withHistory = new Tally();
+        History past = history ? History.of(cases, source) : null;
         for (Path c : cases) {
             JsonNode meta = Facts.json().readTree(c.resolve("meta.json").toFile());
             List<String> labels = new ArrayList<>();
@@ -128,6 +137,14 @@ final class EvalCommand implements Callable<Integer> {
             ours.add(ranked, labels.getFirst(), veryHard);
             String line = String.format(Locale.ROOT, "%-10s %-9s %-32s %s %s", c.getFileName(), difficulty, labels.getFirst(),
                     mark(ranked, labels.getFirst()), top3(d));
+            if (past != null) {
+                List<dev.crashlab.fact.Fact> facts = new ArrayList<>(input.facts());
+                facts.addAll(past.confirmedLike(c, input));
+                Diagnosis dh = engine.diagnose(new DiagnosisInput(facts, input.lines()));
+                List<String> h = dh.hypotheses().stream().map(Hypothesis::id).toList();
+                withHistory.add(h, labels.getFirst(), veryHard);
+                line += "   | history " + mark(h, labels.getFirst()) + " " + top3(dh);
+            }
             if (bm25 != null) {
                 String text = input.lines().stream().map(TextLine::text).collect(Collectors.joining("\n"));
                 List<String> b = bm25.rank(text);
@@ -137,6 +154,9 @@ final class EvalCommand implements Callable<Integer> {
             out.println(line);
         }
         out.println("ours: " + ours.summary());
+        if (past != null) {
+            out.println("with confirmed history (leave-one-out): " + withHistory.summary());
+        }
         if (bm25 != null) {
             out.println("bm25: " + base.summary());
         }
@@ -152,5 +172,45 @@ final class EvalCommand implements Callable<Integer> {
     private static String top3(Diagnosis d) {
         return d.hypotheses().stream().limit(3)
                 .map(h -> String.format(Locale.ROOT, "%s(%.2f)", h.id(), h.score())).collect(Collectors.joining(" "));
+    }
+
+    /** Every case as a confirmed past crash: its facts-only signature plus its primary label as the cause. */
+    private record History(CrashIndex index, java.util.Map<Path, Long> ids, java.util.Map<Long, String> names,
+                           java.util.Map<Long, String> labels) {
+
+        static History of(List<Path> cases, KnowledgeSource source) throws IOException {
+            CrashIndex index = new CrashIndex();
+            java.util.Map<Path, Long> ids = new java.util.HashMap<>();
+            java.util.Map<Long, String> names = new java.util.HashMap<>();
+            java.util.Map<Long, String> labels = new java.util.HashMap<>();
+            long id = 0;
+            for (Path c : cases) {
+                JsonNode meta = Facts.json().readTree(c.resolve("meta.json").toFile());
+                String label = meta.path("labels").path(0).asText("");
+                if (label.isEmpty()) {
+                    continue;
+                }
+                DiagnosisInput in;
+                try {
+                    in = OfflineBundle.read(List.of(c), p -> p.equals("meta.json"));
+                } catch (BundleRejectedException e) {
+                    continue;
+                }
+                id++;
+                String title = source.kb().article(label).map(a -> a.title()).orElse(label);
+                index.put(new CrashIndex.Entry(id, CrashSignature.of(c.getFileName().toString(), List.of(), in.facts(), null, label, title)));
+                ids.put(c, id);
+                names.put(id, c.getFileName().toString());
+                labels.put(id, label);
+            }
+            return new History(index, ids, names, labels);
+        }
+
+        /** The other cases like this one, as confirmed crashes (compared on what this case itself says). */
+        List<dev.crashlab.fact.ConfirmedCrash> confirmedLike(Path c, DiagnosisInput in) {
+            long self = ids.getOrDefault(c, -1L);
+            CrashSignature mine = CrashSignature.of(c.getFileName().toString(), List.of(), in.facts(), null);
+            return ConfirmedCrashes.of(index.similarTo(mine, self, 50), names::get, labels::get);
+        }
     }
 }

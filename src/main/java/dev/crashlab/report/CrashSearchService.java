@@ -3,6 +3,7 @@ package dev.crashlab.report;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.crashlab.bundle.Bundle;
 import dev.crashlab.fact.Facts;
+import dev.crashlab.group.ConfirmedCrashes;
 import dev.crashlab.group.CrashSignature;
 import dev.crashlab.group.SignatureTerm;
 import dev.crashlab.search.CrashIndex;
@@ -41,8 +42,6 @@ public class CrashSearchService {
     @Inject
     KnowledgeService knowledge;
 
-    /** The least similarity at which a confirmed crash counts as evidence for another bundle. */
-    static final double CONFIRMED_MIN_SIMILARITY = 0.2;
 
     private volatile CrashIndex index;
     private final Object buildLock = new Object();
@@ -253,23 +252,16 @@ public class CrashSearchService {
             i = index();
         }
         List<CrashIndex.Similar> similar = i.similarTo(signature, bundleId, 50).stream()
-                .filter(s -> s.similarity() >= CONFIRMED_MIN_SIMILARITY).toList();
+                .filter(s -> s.similarity() >= ConfirmedCrashes.MIN_SIMILARITY).toList();
         List<Long> ids = similar.stream().map(CrashIndex.Similar::bundleId).toList();
         Map<Long, BundleResolution> confirmed = resolutions(ids);
         if (confirmed.isEmpty()) {
             return List.of();
         }
         Map<Long, Bundle> rows = bundles(ids);
-        List<dev.crashlab.fact.ConfirmedCrash> out = new ArrayList<>();
-        for (CrashIndex.Similar s : similar) {
-            BundleResolution r = confirmed.get(s.bundleId());
-            Bundle b = rows.get(s.bundleId());
-            if (r != null && b != null) {
-                out.add(new dev.crashlab.fact.ConfirmedCrash(b.id, b.name, r.articleId, s.similarity(),
-                        s.shared().stream().map(SignatureTerm::label).toList(),
-                        List.of(new dev.crashlab.fact.SourceRef("bundle #" + b.id, b.id, b.name))));
-            }
-        }
+        List<dev.crashlab.fact.ConfirmedCrash> out = ConfirmedCrashes.of(similar,
+                id -> rows.containsKey(id) ? rows.get(id).name : null,
+                id -> confirmed.containsKey(id) ? confirmed.get(id).articleId : null);
         return out;
     }
 

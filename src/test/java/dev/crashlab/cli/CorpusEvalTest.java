@@ -21,7 +21,7 @@ class CorpusEvalTest {
     @Test
     void rankingMeetsTheAcceptanceAndBeatsBm25() {
         Assumptions.assumeTrue(Files.isDirectory(CORPUS), "../shared/corpus is not present in this checkout");
-        CrashLabCliTest.Run r = CrashLabCliTest.run("eval", CORPUS.toString(), "--baseline", "bm25",
+        CrashLabCliTest.Run r = CrashLabCliTest.run("eval", CORPUS.toString(), "--baseline", "bm25", "--history",
                 "--kb", "kb-articles", "--compat", "compat");
         assertThat(r.status()).as(r.err()).isZero();
         System.out.println(r.out());
@@ -36,5 +36,10 @@ class CorpusEvalTest {
         assertThat(top1 * 100.0 / n).as("top-1 on non-very-hard cases").isGreaterThanOrEqualTo(80);
         assertThat(top3 * 100.0 / n).as("top-3 on non-very-hard cases").isGreaterThanOrEqualTo(90);
         assertThat(top1).as("top-1 against bm25").isGreaterThan(Integer.parseInt(bm25.group(1)));
+        // the other cases confirmed as their labels (leave-one-out) must not move a right answer down
+        Matcher history = SUMMARY.matcher(r.out().lines().filter(l -> l.startsWith("with confirmed history")).findFirst().orElseThrow());
+        assertThat(history.find()).isTrue();
+        assertThat(Integer.parseInt(history.group(1))).as("top-1 with confirmed history").isGreaterThanOrEqualTo(top1);
+        assertThat(Integer.parseInt(history.group(3))).as("top-3 with confirmed history").isGreaterThanOrEqualTo(top3);
     }
 }
