@@ -107,7 +107,13 @@ export function DiagnosisReport({ bundleId, jump }: { bundleId: number; jump: So
     );
   }
   return (
-    <section className="panel report" aria-labelledby="diagnosis-heading" aria-busy={state.kind === 'loading'}>
+    <section
+      className="panel report"
+      aria-labelledby="diagnosis-heading"
+      aria-busy={state.kind === 'loading'}
+      data-testid="diagnosis"
+      data-computed-at={state.kind === 'loaded' ? state.diagnosis.computedAt : undefined}
+    >
       <h2 id="diagnosis-heading">Likely causes</h2>
       {body}
     </section>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../api.ts';
 import { formatBytes } from '../format.ts';
 import {
@@ -50,7 +50,11 @@ function message(err: unknown, fallback: string): string {
  * The bundle page's "Reproduce" section: the spec extracted from the bundle (editable), its memory estimate
  * against the reporter's card, the lab's workers, and a job's live progress and result.
  */
-export function ReproducePanel({ bundleId }: { bundleId: number }) {
+/**
+ * `onJobFinished` is called when a job this panel watched reaches a final state: its outcome is evidence, so
+ * the page shows the recomputed diagnosis.
+ */
+export function ReproducePanel({ bundleId, onJobFinished }: { bundleId: number; onJobFinished?: () => void }) {
   const [draft, setDraft] = useState<DraftState>({ kind: 'loading' });
   const [text, setText] = useState('');
   const [estimate, setEstimate] = useState<MemoryEstimate | null>(null);
@@ -95,6 +99,18 @@ export function ReproducePanel({ bundleId }: { bundleId: number }) {
     if (jobId === undefined || jobFinal) return;
     return watchJob(jobId, setJob, setJobError);
   }, [jobId, jobFinal]);
+
+  // a job seen running that is now final has changed the diagnosis
+  const watchedRunning = useRef<number | null>(null);
+  useEffect(() => {
+    if (jobId === undefined) return;
+    if (!jobFinal) {
+      watchedRunning.current = jobId;
+    } else if (watchedRunning.current === jobId) {
+      watchedRunning.current = null;
+      onJobFinished?.();
+    }
+  }, [jobId, jobFinal, onJobFinished]);
 
   function parsedSpec(): unknown | null {
     try {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { ApiError, deleteBundle, getBundle, getBundleFacts, type Artifact, type Bundle, type SourceRef } from '../api.ts';
 import { ArtifactViewer } from '../components/ArtifactViewer.tsx';
 import { EnvironmentPanel, type FactsState } from '../components/EnvironmentPanel.tsx';
@@ -26,7 +26,9 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
   const [facts, setFacts] = useState<FactsState>({ kind: 'loading' });
   const [factsReload, setFactsReload] = useState(0);
   const [jumps, setJumps] = useState(0);
-  const [resolutions, setResolutions] = useState(0); // a confirmation changes the diagnosis and the similar crashes
+  // a confirmed cause or a finished reproduction changes the diagnosis and the similar crashes: show them again
+  const [refreshes, setRefreshes] = useState(0);
+  const refresh = useCallback(() => setRefreshes((n) => n + 1), []);
   const validId = /^\d+$/.test(id);
 
   useTitle(state.kind === 'loaded' ? state.bundle.name : `Bundle ${id}`);
@@ -177,11 +179,11 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
       </dl>
       {bundle.notes && <p className="notes">{bundle.notes}</p>}
 
-      <ResolutionPanel bundleId={bundle.id} onChange={() => setResolutions((n) => n + 1)} />
+      <ResolutionPanel bundleId={bundle.id} onChange={refresh} />
 
-      <DiagnosisReport key={`diagnosis-${resolutions}`} bundleId={bundle.id} jump={jump} />
+      <DiagnosisReport key={`diagnosis-${refreshes}`} bundleId={bundle.id} jump={jump} />
 
-      <SimilarCrashes key={`similar-${resolutions}`} bundleId={bundle.id} />
+      <SimilarCrashes key={`similar-${refreshes}`} bundleId={bundle.id} />
 
       <EnvironmentPanel state={facts} jump={jump} onRetry={() => setFactsReload((n) => n + 1)} />
 
@@ -261,7 +263,7 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
 
       <FactsSection state={facts} artifacts={bundle.artifacts} jump={jump} />
 
-      <ReproducePanel bundleId={bundle.id} />
+      <ReproducePanel bundleId={bundle.id} onJobFinished={refresh} />
     </div>
   );
 }

@@ -78,10 +78,16 @@ class ReproduceBrowserTest extends BrowserPageTest {
         Locator spec = repro.getByTestId("repro-spec");
         spec.fill(spec.inputValue().replaceFirst("\"batch\"\\s*:\\s*\\d+", "\"batch\" : 2"));
         repro.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Check and estimate")).click();
+        Locator diagnosis = page.getByTestId("diagnosis");
+        assertThat(diagnosis).hasAttribute("data-computed-at", Pattern.compile(".+"));
+        String computedBefore = diagnosis.getAttribute("data-computed-at");
         repro.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Reproduce").setExact(true)).click();
 
         Locator state = repro.getByTestId("repro-state");
         assertThat(state).hasText("passed", new LocatorAssertions.HasTextOptions().setTimeout(120_000));
+        // the outcome is evidence: the report shows the diagnosis recomputed with it, without a reload
+        assertThat(diagnosis).not().hasAttribute("data-computed-at", computedBefore);
+        assertThat(diagnosis).hasAttribute("data-computed-at", Pattern.compile(".+"));
         assertThat(repro.getByTestId("repro-reason")).containsText("2 layer(s) passed");
         Locator layers = repro.getByTestId("repro-layer");
         assertThat(layers).hasCount(2);
