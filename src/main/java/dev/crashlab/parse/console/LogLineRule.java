@@ -110,6 +110,9 @@ final class LogLineRule {
             m = DISPLAY.matcher(t);
             if (m.find()) {
                 out.add(new LogLine(Severity.ERROR, "display-driver: " + m.group(1), m.group().strip(), List.of()), line.ref());
+                // the text is Windows' message for Display event 4101 (a TDR reset that recovered), pasted into the log
+                out.add(new dev.crashlab.fact.DisplayDriverEvent("Display", 4101, m.group(1), null, null, null, true, List.of()),
+                        line.ref());
             }
         }
     }
