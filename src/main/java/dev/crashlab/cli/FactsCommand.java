@@ -3,7 +3,6 @@ package dev.crashlab.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.crashlab.bundle.BundleRejectedException;
 import dev.crashlab.bundle.BundleUnpacker;
-import dev.crashlab.bundle.StagedFile;
 import dev.crashlab.bundle.UnpackLimits;
 import dev.crashlab.fact.Fact;
 import dev.crashlab.fact.Facts;
@@ -46,9 +45,6 @@ final class FactsCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    /** One file of the bundle being parsed. */
-    record Item(String path, Path file) {}
-
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
@@ -62,11 +58,11 @@ final class FactsCommand implements Callable<Integer> {
         Path staging = Files.createTempDirectory("crashlab-facts-");
         ArtifactSniffer sniffer = new ArtifactSniffer();
         try (BundleUnpacker unpacker = new BundleUnpacker(UnpackLimits.defaults(), staging.resolve("files"))) {
-            List<Item> items = items(paths, unpacker);
+            List<OfflineBundle.Item> items = OfflineBundle.items(paths, unpacker);
             List<ArtifactFacts> results = new ArrayList<>();
             long started = System.nanoTime();
             long bytes = 0;
-            for (Item i : items) {
+            for (OfflineBundle.Item i : items) {
                 results.add(ArtifactFacts.of(new ParseInput(i.path(), sniffer.sniff(i.path(), i.file()), i.file())));
                 bytes += Files.size(i.file());
             }
@@ -95,23 +91,6 @@ final class FactsCommand implements Callable<Integer> {
         }
     }
 
-    /** Every file of the bundle {@code paths} make, archives unpacked by {@code unpacker} (repro reads bundles so too). */
-    static List<Item> items(List<Path> paths, BundleUnpacker unpacker) throws IOException, BundleRejectedException {
-        List<Item> items = new ArrayList<>();
-        boolean single = paths.size() == 1;
-        for (Path p : paths) {
-            if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-                addFolder(p, unpacker, items);
-            } else {
-                unpacker.add(p.getFileName().toString(), p, single);
-            }
-        }
-        for (StagedFile s : unpacker.files()) {
-            items.add(new Item(s.path(), s.file()));
-        }
-        return items;
-    }
-
     // The high-water mark of every heap pool: what streaming must keep small whatever the file size.
     private static long peakHeapBytes() {
         long peak = 0;
@@ -121,21 +100,6 @@ final class FactsCommand implements Callable<Integer> {
             }
         }
         return peak;
-    }
-
-    private static void addFolder(Path root, BundleUnpacker unpacker, List<Item> items) throws IOException, BundleRejectedException {
-        List<Path> files;
-        try (Stream<Path> walk = Files.walk(root)) {
-            files = walk.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)).sorted().toList();
-        }
-        for (Path f : files) {
-            String rel = root.relativize(f).toString().replace('\\', '/');
-            if (BundleUnpacker.isArchive(f)) {
-                unpacker.add(rel, f, false);
-            } else {
-                items.add(new Item(rel, f));
-            }
-        }
     }
 
     private static void printText(List<ArtifactFacts> results, PrintWriter out) {

@@ -30,8 +30,8 @@ final class OfflineBundle {
 
     private OfflineBundle() {}
 
-    /** One file of the bundle. */
-    private record Item(String path, Path file) {}
+    /** One file of the bundle: its path inside the bundle and where its bytes are. */
+    record Item(String path, Path file) {}
 
     /**
      * Reads the paths as one bundle.
@@ -42,18 +42,7 @@ final class OfflineBundle {
         Path staging = Files.createTempDirectory("crashlab-bundle-");
         ArtifactSniffer sniffer = new ArtifactSniffer();
         try (BundleUnpacker unpacker = new BundleUnpacker(UnpackLimits.defaults(), staging.resolve("files"))) {
-            List<Item> items = new ArrayList<>();
-            boolean single = paths.size() == 1;
-            for (Path p : paths) {
-                if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-                    addFolder(p, unpacker, items);
-                } else {
-                    unpacker.add(p.getFileName().toString(), p, single);
-                }
-            }
-            for (StagedFile s : unpacker.files()) {
-                items.add(new Item(s.path(), s.file()));
-            }
+            List<Item> items = items(paths, unpacker);
             List<Fact> facts = new ArrayList<>();
             List<TextLine> lines = new ArrayList<>();
             for (Item i : items) {
@@ -70,6 +59,26 @@ final class OfflineBundle {
                 left.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
+    }
+
+    /**
+     * Every file of the bundle {@code paths} make: loose files, folders (walked, sorted) and archives, unpacked by
+     * {@code unpacker} under its limits, as an upload would be. The facts and repro commands read bundles so too.
+     */
+    static List<Item> items(List<Path> paths, BundleUnpacker unpacker) throws IOException, BundleRejectedException {
+        List<Item> items = new ArrayList<>();
+        boolean single = paths.size() == 1;
+        for (Path p : paths) {
+            if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                addFolder(p, unpacker, items);
+            } else {
+                unpacker.add(p.getFileName().toString(), p, single);
+            }
+        }
+        for (StagedFile s : unpacker.files()) {
+            items.add(new Item(s.path(), s.file()));
+        }
+        return items;
     }
 
     private static void addFolder(Path root, BundleUnpacker unpacker, List<Item> items) throws IOException, BundleRejectedException {

@@ -209,7 +209,7 @@ final class ReproCommand implements Callable<Integer> {
         ArtifactSniffer sniffer = new ArtifactSniffer();
         try (BundleUnpacker unpacker = new BundleUnpacker(UnpackLimits.defaults(), staging.resolve("files"))) {
             List<Fact> facts = new ArrayList<>();
-            for (FactsCommand.Item i : FactsCommand.items(List.of(specPath), unpacker)) {
+            for (OfflineBundle.Item i : OfflineBundle.items(List.of(specPath), unpacker)) {
                 facts.addAll(ArtifactFacts.of(new ParseInput(i.path(), sniffer.sniff(i.path(), i.file()), i.file())).facts());
             }
             return facts;
