@@ -94,3 +94,21 @@ export async function confirmCause(bundleId: number | string, articleId: string,
 export async function clearCause(bundleId: number | string): Promise<void> {
   await request(resolutionUrl(bundleId), { method: 'DELETE' });
 }
+
+export interface ConfirmedBundle {
+  bundleId: number;
+  name: string;
+  uploadedAt: string;
+  note: string | null;
+  confirmedAt: string;
+}
+
+export interface ConfirmedBundles {
+  articleId: string;
+  total: number;
+  bundles: ConfirmedBundle[];
+}
+
+export function getConfirmedAs(articleId: string, signal?: AbortSignal): Promise<ConfirmedBundles> {
+  return getJson<ConfirmedBundles>(`/api/kb/${encodeURIComponent(articleId)}/confirmed?limit=20`, signal);
+}

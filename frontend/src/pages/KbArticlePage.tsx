@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { ConfirmedCrashes } from '../components/ConfirmedCrashes.tsx';
 import { ApiError } from '../api.ts';
 import { categoryLabel, getKbArticle, type KbArticle, type KbMatcher } from '../diagnosis.ts';
 import { inline, Markdown } from '../markdown.tsx';
@@ -98,6 +99,7 @@ export function KbArticlePage({ id }: { id: string }) {
               </ul>
             </section>
           )}
+          <ConfirmedCrashes articleId={a.id} />
           {a.references.length > 0 && (
             <section className="panel">
               <h2>References</h2>

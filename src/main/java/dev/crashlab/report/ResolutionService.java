@@ -33,6 +33,29 @@ public class ResolutionService {
         }
     }
 
+    /** A bundle confirmed as some cause, as the KB article page lists it. */
+    public record ConfirmedBundle(long bundleId, String name, Instant uploadedAt, String note, Instant confirmedAt) {}
+
+    /** The bundles confirmed as one article, most recently confirmed first, and how many there are in all. */
+    public record ConfirmedBundles(String articleId, long total, java.util.List<ConfirmedBundle> bundles) {}
+
+    /** The bundles confirmed as {@code articleId} (at most {@code limit}); empty for an article the KB lacks. */
+    public Optional<ConfirmedBundles> confirmedAs(String articleId, int limit) {
+        if (knowledge.current().source().kb().article(articleId).isEmpty()) {
+            return Optional.empty();
+        }
+        return QuarkusTransaction.requiringNew().call(() -> {
+            long total = BundleResolution.count("articleId", articleId);
+            java.util.List<Object[]> rows = Bundle.getEntityManager().createQuery(
+                    "select b.id, b.name, b.uploadedAt, r.note, r.confirmedAt from BundleResolution r, Bundle b"
+                            + " where b.id = r.bundleId and r.articleId = :a order by r.confirmedAt desc, b.id desc", Object[].class)
+                    .setParameter("a", articleId).setMaxResults(limit).getResultList();
+            java.util.List<ConfirmedBundle> out = rows.stream().map(r -> new ConfirmedBundle((Long) r[0], (String) r[1],
+                    (Instant) r[2], (String) r[3], (Instant) r[4])).toList();
+            return Optional.of(new ConfirmedBundles(articleId, total, out));
+        });
+    }
+
     /** The bundle's resolution; empty for an unknown bundle. */
     public Optional<Resolution> get(long bundleId) {
         return QuarkusTransaction.requiringNew().call(() -> {

@@ -32,6 +32,21 @@ public class KbResource {
     @Inject
     KnowledgeService knowledge;
 
+    @Inject
+    dev.crashlab.report.ResolutionService resolutions;
+
+    @GET
+    @Path("/{id}/confirmed")
+    @Operation(summary = "The bundles confirmed as this cause, most recent first: {\"articleId\",\"total\",\"bundles\":[{\"bundleId\",\"name\","
+            + "\"uploadedAt\",\"note\",\"confirmedAt\"}]}")
+    public dev.crashlab.report.ResolutionService.ConfirmedBundles confirmed(@RestPath String id,
+                                                                          @RestQuery @DefaultValue("20") int limit) {
+        if (limit < 1 || limit > 100) {
+            throw new ProblemException(400, "bad-limit", "Bad limit", "limit must be between 1 and 100");
+        }
+        return resolutions.confirmedAs(id, limit).orElseThrow(() -> ProblemException.notFound("no KB article '" + id + "'"));
+    }
+
     /** One article in the list. */
     public record ArticleSummary(String id, String title, String category, List<String> platforms, double prior) {
         static ArticleSummary of(KbArticle a) {

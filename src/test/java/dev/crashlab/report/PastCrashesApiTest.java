@@ -157,10 +157,18 @@ class PastCrashesApiTest {
         int hit = found.getList("hits.bundleId", Long.class).indexOf(a);
         assertThat(found.getBoolean("hits[" + hit + "].likelyCause.confirmed")).isTrue();
 
+        // the article lists the bundles confirmed as it, most recent first
+        JsonPath kb = given().when().get("/api/kb/" + article + "/confirmed?limit=100").then().statusCode(200).extract().jsonPath();
+        assertThat(kb.getList("bundles.bundleId", Long.class)).first().isEqualTo(a);
+        assertThat(kb.getString("bundles[0].note")).isEqualTo("pip reinstall fixed it");
+        assertThat(kb.getLong("total")).isGreaterThanOrEqualTo(1);
+
         given().when().delete("/api/bundles/" + a + "/resolution").then().statusCode(204);
         given().when().get("/api/bundles/" + a + "/resolution").then().statusCode(200)
                 .body("confirmed", org.hamcrest.Matchers.nullValue());
         assertThat(evidence(b, article)).noneMatch(t -> t.contains("confirmed"));
+        assertThat(given().when().get("/api/kb/" + article + "/confirmed?limit=100").then().statusCode(200).extract()
+                .jsonPath().getList("bundles.bundleId", Long.class)).doesNotContain(a);
     }
 
     @Test
@@ -180,6 +188,9 @@ class PastCrashesApiTest {
         given().contentType("application/json").body(Map.of("articleId", "gpu-oom"))
                 .when().put("/api/bundles/987654321/resolution").then().statusCode(404);
         given().when().get("/api/bundles/987654321/resolution").then().statusCode(404);
+        given().when().get("/api/kb/no-such-cause/confirmed").then().statusCode(404)
+                .contentType(containsString("application/problem+json"));
+        given().when().get("/api/kb/gpu-oom/confirmed?limit=0").then().statusCode(400);
         given().when().delete("/api/bundles/987654321/resolution").then().statusCode(404);
         given().when().get("/api/bundles/" + a + "/resolution").then().statusCode(200)
                 .body("confirmed", org.hamcrest.Matchers.nullValue());

@@ -89,6 +89,11 @@ class PastCrashesBrowserTest extends BrowserPageTest {
         page.reload();
         assertThat(page.getByTestId("confirmed-cause")).hasText(title);
 
+        // the article lists it among its confirmed crashes, with the note
+        page.navigate(index.toURI().resolve("/kb/corrupt-install").toString());
+        Locator listed = page.getByTestId("kb-confirmed-bundle").filter(new Locator.FilterOptions().setHasText("solved.log"));
+        assertThat(listed.first()).containsText("a clean reinstall of the wheel fixed it");
+
         page.navigate(index.toURI().resolve("/bundles/" + second).toString());
         Locator similar = page.getByTestId("similar-crash").filter(new Locator.FilterOptions().setHasText("solved.log"));
         assertThat(similar.getByTestId("similar-cause")).hasText("Confirmed cause: " + title);
