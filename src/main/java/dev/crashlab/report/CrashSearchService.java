@@ -35,6 +35,11 @@ public class CrashSearchService {
 
     private static final Logger LOG = Logger.getLogger(CrashSearchService.class);
     private static final int PAGE = 500;
+    /**
+     * The least similarity a listed similar crash has: below it the two share little more than an exception type
+     * (a crash sharing only "OSError" with a 10-term signature is about 9% alike), which is noise on the report.
+     */
+    static final double MIN_LISTED = 0.15;
 
     @Inject
     DiagnosisService diagnoses;
@@ -96,7 +101,9 @@ public class CrashSearchService {
             diagnoses.computeQuietly(bundleId); // stored and indexed through indexed()
         }
         CrashSignature mine = i.signature(bundleId);
-        List<CrashIndex.Similar> similar = i.similar(bundleId, limit);
+        // most alike first, so dropping the faint ones from the top `limit` equals the top `limit` of the rest
+        List<CrashIndex.Similar> similar = i.similar(bundleId, limit).stream()
+                .filter(s -> s.similarity() >= MIN_LISTED).toList();
         List<Long> ids = similar.stream().map(CrashIndex.Similar::bundleId).toList();
         Map<Long, Bundle> rows = bundles(ids);
         Map<Long, BundleResolution> confirmed = resolutions(ids);
