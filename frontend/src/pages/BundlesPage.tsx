@@ -1,4 +1,5 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
+import { SearchForm } from '../components/SearchForm.tsx';
 import { listBundles, type BundlePage } from '../api.ts';
 import { CRASH_PAGE_SIZE, searchCrashes, type CrashSearch } from '../crashes.ts';
 import { snippetParts } from '../diagnosis.ts';
@@ -18,32 +19,16 @@ export function BundlesPage({ query }: { query: URLSearchParams }) {
 }
 
 /** Searches past crashes: what their files said, their likely causes, exit codes and libraries. */
-function SearchForm({ q }: { q: string }) {
-  const [draft, setDraft] = useState(q);
-  useEffect(() => setDraft(q), [q]);
-  function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    const next = draft.trim();
-    navigate(next ? `/bundles?q=${encodeURIComponent(next)}` : '/bundles');
-  }
+function CrashSearchForm({ q }: { q: string }) {
   return (
-    <form className="kb-search" role="search" onSubmit={onSubmit}>
-      <label htmlFor="crash-q" className="visually-hidden">
-        Search past crashes
-      </label>
-      <input
-        id="crash-q"
-        type="search"
-        value={draft}
-        onChange={(e) => setDraft(e.target.value)}
-        placeholder="Search past crashes: 0xC0000409, cudnn64_8.dll, Xid 79, an error message"
-        data-testid="crash-search-input"
-        maxLength={500}
-      />
-      <button type="submit" className="btn btn-primary">
-        Search
-      </button>
-    </form>
+    <SearchForm
+      q={q}
+      path="/bundles"
+      id="crash-q"
+      label="Search past crashes"
+      placeholder="Search past crashes: 0xC0000409, cudnn64_8.dll, Xid 79, an error message"
+      testId="crash-search-input"
+    />
   );
 }
 
@@ -147,7 +132,7 @@ function CrashSearchPage({ q, pageNumber }: { q: string; pageNumber: number }) {
           All bundles
         </Link>
       </div>
-      <SearchForm q={q} />
+      <CrashSearchForm q={q} />
       {body}
     </div>
   );
@@ -289,7 +274,7 @@ function BundleList({ pageNumber }: { pageNumber: number }) {
           Upload
         </Link>
       </div>
-      {total !== 0 && <SearchForm q="" />}
+      {total !== 0 && <CrashSearchForm q="" />}
       {body}
     </div>
   );

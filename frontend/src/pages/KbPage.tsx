@@ -1,6 +1,7 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
+import { SearchForm } from '../components/SearchForm.tsx';
 import { CATEGORIES, categoryLabel, listKb, searchKb, snippetParts, type KbList, type KbSearch } from '../diagnosis.ts';
-import { Link, navigate } from '../router.tsx';
+import { Link } from '../router.tsx';
 import { ErrorAlert, Loading, useTitle } from '../components/common.tsx';
 
 type ListState = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'loaded'; list: KbList };
@@ -10,11 +11,8 @@ type SearchState = { kind: 'idle' } | { kind: 'loading' } | { kind: 'error'; mes
 export function KbPage({ query }: { query: URLSearchParams }) {
   useTitle('Knowledge base');
   const q = query.get('q') ?? '';
-  const [draft, setDraft] = useState(q);
   const [list, setList] = useState<ListState>({ kind: 'loading' });
   const [search, setSearch] = useState<SearchState>({ kind: 'idle' });
-
-  useEffect(() => setDraft(q), [q]);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -43,12 +41,6 @@ export function KbPage({ query }: { query: URLSearchParams }) {
     return () => controller.abort();
   }, [q]);
 
-  function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    const next = draft.trim();
-    navigate(next ? `/kb?q=${encodeURIComponent(next)}` : '/kb');
-  }
-
   return (
     <div className="page">
       <h1>Knowledge base</h1>
@@ -56,23 +48,14 @@ export function KbPage({ query }: { query: URLSearchParams }) {
         The root causes CrashLab knows, each with its symptoms, how to confirm it and how to fix it. Search for an error
         message, an exit code (<code>0xC0000409</code>, <code>-1073740791</code>) or a library name.
       </p>
-      <form className="kb-search" role="search" onSubmit={onSubmit}>
-        <label htmlFor="kb-q" className="visually-hidden">
-          Search the knowledge base
-        </label>
-        <input
-          id="kb-q"
-          type="search"
-          value={draft}
-          onChange={(e) => setDraft(e.target.value)}
-          placeholder="e.g. zlibwapi.dll, CUDNN_STATUS_NOT_INITIALIZED, 0xC0000409"
-          data-testid="kb-search-input"
-          maxLength={500}
-        />
-        <button type="submit" className="btn btn-primary">
-          Search
-        </button>
-      </form>
+      <SearchForm
+        q={q}
+        path="/kb"
+        id="kb-q"
+        label="Search the knowledge base"
+        placeholder="e.g. zlibwapi.dll, CUDNN_STATUS_NOT_INITIALIZED, 0xC0000409"
+        testId="kb-search-input"
+      />
 
       {search.kind === 'loading' && <Loading label="Searching…" />}
       {search.kind === 'error' && <ErrorAlert title="The search failed">{search.message}</ErrorAlert>}

@@ -196,8 +196,11 @@ public class DiagnosisService {
         if (existing == null) {
             row.persist();
         }
-        c.parsed().forEach((artifactId, status) ->
-                Artifact.update("parseStatus = ?1 where id = ?2 and bundle.id = ?3", status, artifactId, bundleId));
+        // one update per status, not per artifact: a bundle can hold thousands of files
+        java.util.Map<ParseStatus, List<Long>> byStatus = new java.util.EnumMap<>(ParseStatus.class);
+        c.parsed().forEach((artifactId, status) -> byStatus.computeIfAbsent(status, k -> new ArrayList<>()).add(artifactId));
+        byStatus.forEach((status, ids) ->
+                Artifact.update("parseStatus = ?1 where id in ?2 and bundle.id = ?3", status, ids, bundleId));
         crashes.indexed(bundleId, c.signature());
         return row;
     }
