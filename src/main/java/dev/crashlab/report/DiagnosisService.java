@@ -130,18 +130,8 @@ public class DiagnosisService {
     static String stamp(KnowledgeService.Loaded kb) {
         Object[] r = (Object[]) BundleResolution.getEntityManager()
                 .createQuery("select count(r), max(r.confirmedAt) from BundleResolution r").getSingleResult();
-        String confirmations = r[0] + "@" + r[1];
-        String hash = java.util.HexFormat.of().formatHex(java.util.Arrays.copyOf(
-                sha256(confirmations), 6));
-        return kb.source().kb().fingerprint() + "+" + hash;
-    }
-
-    private static byte[] sha256(String s) {
-        try {
-            return java.security.MessageDigest.getInstance("SHA-256").digest(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        // e.g. "d12ccd753429eafe+3@2026-11-22T11:32:18.174194562Z": at most 16+1+19+1+30 characters, within the column's 64
+        return kb.source().kb().fingerprint() + "+" + r[0] + "@" + (r[1] == null ? "none" : r[1]);
     }
 
     /** How parsing one artifact went, as its row states it. */
