@@ -43,15 +43,7 @@ public final class CrashLabCli implements Runnable {
 
     /** Returns CrashLab's version, as the build stamped it. */
     public static String version() {
-        Properties p = new Properties();
-        try (InputStream in = CrashLabCli.class.getResourceAsStream("/dev/crashlab/version.properties")) {
-            if (in != null) {
-                p.load(in);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return p.getProperty("version", "unknown");
+        return dev.crashlab.config.AppVersion.version();
     }
 
     /** Supplies {@code --version}. */

@@ -30,7 +30,7 @@ public interface CrashLabConfig {
     }
 
     /** Reproduction jobs and workers. */
-    dev.crashlab.lab.LabConfig lab();
+    dev.crashlab.config.LabConfig lab();
 
     /** Upload limits: requests over them are refused with a 4xx problem, never half-stored. */
     interface Upload {

@@ -15,20 +15,20 @@ import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
  * Picks the passages of an article that contain the most query terms and marks those terms, using the
  * same analyzer as the index (so {@code cudart} marks {@code cudart64_110.dll}).
  */
-final class Snippets {
+public final class Snippets {
 
     static final int MAX_SNIPPET = 240;
 
     private Snippets() {}
 
     /** One analysed token of a passage: its term and where it lies in the passage. */
-    record Token(String term, int start, int end) {}
+    public record Token(String term, int start, int end) {}
 
     /** One passage (a paragraph or list item) of an article, analysed once when the index is built. */
-    record Passage(String text, List<Token> tokens) {}
+    public record Passage(String text, List<Token> tokens) {}
 
     /** Splits an article into passages and analyses each. */
-    static List<Passage> passages(Analyzer analyzer, String text) {
+    public static List<Passage> passages(Analyzer analyzer, String text) {
         List<Passage> out = new ArrayList<>();
         for (String passage : text.split("\\n\\s*\\n|\\n(?=\\s*[-*#|])")) {
             String p = passage.strip().replaceAll("\\s+", " ");
@@ -53,7 +53,7 @@ final class Snippets {
     }
 
     /** Up to {@code max} passages with the matched words in {@code <mark>}, most distinct matches first. */
-    static List<String> best(List<Passage> passages, Set<String> terms, int max) {
+    public static List<String> best(List<Passage> passages, Set<String> terms, int max) {
         record Scored(String html, int hits, int order) {}
         List<Scored> scored = new ArrayList<>();
         int order = 0;

@@ -47,10 +47,10 @@ public class BundleResource {
     BundleService bundles;
 
     @Inject
-    dev.crashlab.report.DiagnosisService diagnoses;
+    dev.crashlab.diagnosis.DiagnosisService diagnoses;
 
     @Inject
-    dev.crashlab.report.CrashSearchService crashes;
+    dev.crashlab.crashes.service.CrashSearchService crashes;
 
     @POST
     @Consumes(MediaType.MULTIPART_FORM_DATA)

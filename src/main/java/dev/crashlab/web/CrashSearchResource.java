@@ -1,6 +1,6 @@
 package dev.crashlab.web;
 
-import dev.crashlab.report.CrashSearchService;
+import dev.crashlab.crashes.service.CrashSearchService;
 import dev.crashlab.web.problem.ProblemException;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.inject.Inject;

@@ -1,7 +1,7 @@
 package dev.crashlab.web;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.crashlab.report.DiagnosisService;
+import dev.crashlab.diagnosis.DiagnosisService;
 import dev.crashlab.web.problem.ProblemException;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.inject.Inject;

@@ -3,7 +3,7 @@ package dev.crashlab.web;
 import dev.crashlab.kb.FieldCondition;
 import dev.crashlab.kb.KbArticle;
 import dev.crashlab.kb.Matcher;
-import dev.crashlab.report.KnowledgeService;
+import dev.crashlab.knowledge.KnowledgeService;
 import dev.crashlab.search.KbHit;
 import dev.crashlab.web.problem.ProblemException;
 import io.smallrye.common.annotation.Blocking;
@@ -33,13 +33,13 @@ public class KbResource {
     KnowledgeService knowledge;
 
     @Inject
-    dev.crashlab.report.ResolutionService resolutions;
+    dev.crashlab.diagnosis.ResolutionService resolutions;
 
     @GET
     @Path("/{id}/confirmed")
     @Operation(summary = "The bundles confirmed as this cause, most recent first: {\"articleId\",\"total\",\"bundles\":[{\"bundleId\",\"name\","
             + "\"uploadedAt\",\"note\",\"confirmedAt\"}]}")
-    public dev.crashlab.report.ResolutionService.ConfirmedBundles confirmed(@RestPath String id,
+    public dev.crashlab.diagnosis.ResolutionService.ConfirmedBundles confirmed(@RestPath String id,
                                                                           @RestQuery @DefaultValue("20") int limit) {
         if (limit < 1 || limit > 100) {
             throw new ProblemException(400, "bad-limit", "Bad limit", "limit must be between 1 and 100");

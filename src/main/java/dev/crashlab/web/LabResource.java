@@ -1,9 +1,9 @@
 package dev.crashlab.web;
 
 import dev.crashlab.config.CrashLabConfig;
-import dev.crashlab.lab.JobViews.JobView;
-import dev.crashlab.lab.JobViews.WorkerView;
-import dev.crashlab.lab.ReproJobService;
+import dev.crashlab.repro.jobs.JobViews.JobView;
+import dev.crashlab.repro.jobs.JobViews.WorkerView;
+import dev.crashlab.repro.jobs.ReproJobService;
 import dev.crashlab.repro.worker.WorkerMessages.ClaimRequest;
 import dev.crashlab.repro.worker.WorkerMessages.ClaimedJob;
 import dev.crashlab.repro.worker.WorkerMessages.Completion;

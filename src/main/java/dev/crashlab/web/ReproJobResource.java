@@ -1,12 +1,12 @@
 package dev.crashlab.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.crashlab.lab.JobProgress;
-import dev.crashlab.lab.JobTarget;
-import dev.crashlab.lab.JobViews.JobPage;
-import dev.crashlab.lab.JobViews.JobView;
-import dev.crashlab.lab.ReproJobService;
-import dev.crashlab.lab.SpecDrafts;
+import dev.crashlab.repro.jobs.JobProgress;
+import dev.crashlab.repro.jobs.JobTarget;
+import dev.crashlab.repro.jobs.JobViews.JobPage;
+import dev.crashlab.repro.jobs.JobViews.JobView;
+import dev.crashlab.repro.jobs.ReproJobService;
+import dev.crashlab.repro.jobs.SpecDrafts;
 import dev.crashlab.web.problem.ProblemException;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;

@@ -7,7 +7,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.notNullValue;
 
-import dev.crashlab.report.BundleDiagnosis;
+import dev.crashlab.diagnosis.BundleDiagnosis;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import org.junit.jupiter.api.Tag;

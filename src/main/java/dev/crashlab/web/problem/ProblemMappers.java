@@ -1,6 +1,7 @@
 package dev.crashlab.web.problem;
 
 import dev.crashlab.bundle.BundleRejectedException;
+import dev.crashlab.domain.DomainException;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
@@ -21,6 +22,18 @@ public class ProblemMappers {
     @ServerExceptionMapper
     public Response problem(ProblemException e, HttpServerRequest request) {
         return e.toProblem(request.path()).toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response domain(DomainException e, HttpServerRequest request) {
+        int status = switch (e.kind()) {
+            case INVALID -> 400;
+            case NOT_FOUND -> 404;
+            case CONFLICT -> 409;
+            case TOO_LARGE -> 413;
+            case UNPROCESSABLE -> 422;
+        };
+        return Problem.of(e.slug(), e.title(), status, e.getMessage(), request.path()).toResponse();
     }
 
     @ServerExceptionMapper

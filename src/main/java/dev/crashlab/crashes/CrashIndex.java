@@ -1,0 +1,326 @@
+package dev.crashlab.crashes;
+
+import dev.crashlab.search.LogAnalyzer;
+import dev.crashlab.search.Snippets;
+
+import dev.crashlab.crashes.CrashSignature;
+import dev.crashlab.crashes.SignatureTerm;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.store.ByteBuffersDirectory;
+
+/**
+ * Past crashes, in memory: full-text search over what each bundle's facts say (with highlighted snippets) and
+ * "similar crashes", ranked by the {@link SignatureTerm}s two bundles share, rare ones counting more.
+ *
+ * <p>NOTE: derived data. The database holds the signatures; this index is rebuilt from them and updated as
+ * bundles are diagnosed or deleted. Thread-safe: writes go through one {@link IndexWriter}, searches through a
+ * {@link SearcherManager} refreshed after each write.
+ *
+ * <p>Similarity: each signature term is one untokenised {@code sig} value. Lucene finds the bundles sharing a
+ * specific term (at most {@link #MAX_CANDIDATES}, the rarest matches first), and the share of the idf-weighted
+ * terms they share ranks them, in (0, 1]: 1 means every term is shared, and rare terms weigh more than common
+ * ones. Writes mark the searcher stale; the next search refreshes it once.
+ */
+public final class CrashIndex implements Closeable {
+
+    /** A bundle as indexed. */
+    public record Entry(long bundleId, CrashSignature signature) {}
+
+    /** A search hit: the bundle, Lucene's score and up to two passages with the query's words in {@code <mark>}. */
+    public record Hit(long bundleId, double score, List<String> snippets) {
+        public Hit {
+            snippets = List.copyOf(snippets);
+        }
+    }
+
+    /** A page of search hits and how many bundles matched in all. */
+    public record Hits(long total, List<Hit> hits) {
+        public Hits {
+            hits = List.copyOf(hits);
+        }
+    }
+
+    /**
+     * A similar bundle.
+     *
+     * @param similarity the idf-weighted share of the first bundle's terms this one has too, in (0, 1]
+     * @param shared the shared terms, specific ones first (labels as the first bundle says them)
+     */
+    public record Similar(long bundleId, double similarity, List<SignatureTerm> shared) {
+        public Similar {
+            shared = List.copyOf(shared);
+        }
+    }
+
+    private static final int MAX_QUERY_TERMS = 32;
+    /** The most bundles a similar-crash query scores (those sharing the rarest specific terms first). */
+    static final int MAX_CANDIDATES = 10_000;
+
+    private final Analyzer analyzer = new LogAnalyzer();
+    private final IndexWriter writer;
+    private final SearcherManager searchers;
+    // the signatures, with their keys as a set, by bundle id: what similarity is computed from
+    private record Indexed(CrashSignature signature, Set<String> keys) {}
+
+    private final Map<Long, Indexed> signatures = new ConcurrentHashMap<>();
+    // set by each write; the next search refreshes the searcher first (one refresh per burst of writes)
+    private final java.util.concurrent.atomic.AtomicBoolean dirty = new java.util.concurrent.atomic.AtomicBoolean();
+
+    public CrashIndex() {
+        try {
+            writer = new IndexWriter(new ByteBuffersDirectory(), new IndexWriterConfig(new LogAnalyzer()));
+            searchers = new SearcherManager(writer, null);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Adds or replaces a bundle. */
+    public void put(Entry e) {
+        Document d = new Document();
+        d.add(new StringField("id", Long.toString(e.bundleId()), Field.Store.YES));
+        d.add(new NumericDocValuesField("idv", e.bundleId()));
+        StringBuilder text = new StringBuilder();
+        for (SignatureTerm t : e.signature().terms()) {
+            d.add(new StringField("sig", t.key(), Field.Store.NO));
+            text.append(t.label()).append("\n\n");
+        }
+        text.append(e.signature().text());
+        d.add(new TextField("text", text.toString(), Field.Store.NO));
+        d.add(new StoredField("text", text.toString()));
+        try {
+            writer.updateDocument(new Term("id", Long.toString(e.bundleId())), d);
+            Set<String> keys = new java.util.HashSet<>();
+            e.signature().terms().forEach(t -> keys.add(t.key()));
+            signatures.put(e.bundleId(), new Indexed(e.signature(), Set.copyOf(keys)));
+            dirty.set(true);
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /** Forgets a bundle (deleted). */
+    public void remove(long bundleId) {
+        try {
+            writer.deleteDocuments(new Term("id", Long.toString(bundleId)));
+            signatures.remove(bundleId);
+            dirty.set(true);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The bundle's signature as indexed, or null. */
+    public CrashSignature signature(long bundleId) {
+        Indexed i = signatures.get(bundleId);
+        return i == null ? null : i.signature();
+    }
+
+    /** Whether the bundle is indexed. */
+    public boolean contains(long bundleId) {
+        return signatures.containsKey(bundleId);
+    }
+
+    /** How many bundles are indexed. */
+    public int size() {
+        return signatures.size();
+    }
+
+    /**
+     * The bundles whose text has every word of the query, best first: one page of {@code limit} from
+     * {@code offset}. A word matches as written or as part of a compound ({@code cudart} finds
+     * {@code cudart64_110.dll}).
+     */
+    public Hits search(String q, int offset, int limit) {
+        QueryTerms terms = terms(q == null ? "" : q);
+        if (terms.words().isEmpty()) {
+            return new Hits(0, List.of());
+        }
+        BooleanQuery.Builder b = new BooleanQuery.Builder();
+        terms.words().forEach(t -> b.add(new TermQuery(new Term("text", t)), BooleanClause.Occur.MUST));
+        IndexSearcher s = acquire();
+        try {
+            TopDocs top = s.search(b.build(), offset + limit);
+            List<Hit> hits = new ArrayList<>();
+            ScoreDoc[] docs = top.scoreDocs;
+            for (int i = offset; i < docs.length; i++) {
+                Document d = s.storedFields().document(docs[i].doc);
+                List<String> snippets = Snippets.best(Snippets.passages(analyzer, d.get("text")), terms.words(), 2);
+                hits.add(new Hit(Long.parseLong(d.get("id")), docs[i].score, snippets));
+            }
+            return new Hits(top.totalHits.value(), hits);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            release(s);
+        }
+    }
+
+    /**
+     * The indexed bundles most like {@code bundleId}: those sharing at least one specific term (a code, a library,
+     * a module, an event, the likely cause), most alike first. Empty if the bundle is not indexed.
+     */
+    public List<Similar> similar(long bundleId, int limit) {
+        CrashSignature mine = signature(bundleId);
+        return mine == null ? List.of() : similarTo(mine, bundleId, limit);
+    }
+
+    /**
+     * The indexed bundles most like a signature (indexed or not), leaving out {@code exclude}. Similarity is the
+     * idf of the shared terms over the idf of all of {@code mine}'s terms, so a term no other bundle has
+     * counts fully against every match.
+     */
+    public List<Similar> similarTo(CrashSignature mine, long exclude, int limit) {
+        if (limit <= 0 || mine.terms().stream().noneMatch(SignatureTerm::specific)) {
+            return List.of();
+        }
+        // candidates: the bundles sharing a specific term (no other can qualify), rarest matches first
+        BooleanQuery.Builder b = new BooleanQuery.Builder();
+        mine.terms().stream().filter(SignatureTerm::specific)
+                .forEach(t -> b.add(new TermQuery(new Term("sig", t.key())), BooleanClause.Occur.SHOULD));
+        IndexSearcher s = acquire();
+        try {
+            int docs = Math.max(1, s.getIndexReader().numDocs());
+            Map<String, Double> idf = new java.util.HashMap<>();
+            double total = 0;
+            for (SignatureTerm t : mine.terms()) {
+                int df = s.getIndexReader().docFreq(new Term("sig", t.key()));
+                double w = Math.log(1 + (docs - df + 0.5) / (df + 0.5));
+                idf.put(t.key(), w);
+                total += w;
+            }
+            ScoreDoc[] hits = s.search(b.build(), Math.min(docs, MAX_CANDIDATES)).scoreDocs;
+            List<Similar> out = new ArrayList<>();
+            for (long id : bundleIds(s, hits)) {
+                Indexed theirs = signatures.get(id);
+                if (id == exclude || theirs == null) {
+                    continue;
+                }
+                double sharedIdf = 0;
+                boolean specific = false;
+                for (SignatureTerm t : mine.terms()) {
+                    if (theirs.keys().contains(t.key())) {
+                        sharedIdf += idf.get(t.key());
+                        specific |= t.specific();
+                    }
+                }
+                if (specific) {
+                    out.add(new Similar(id, total > 0 ? Math.min(1.0, sharedIdf / total) : 0, List.of()));
+                }
+            }
+            out.sort(Comparator.comparingDouble(Similar::similarity).reversed().thenComparing(x -> -x.bundleId()));
+            List<Similar> top = new ArrayList<>();
+            for (Similar x : out.subList(0, Math.min(limit, out.size()))) {
+                Set<String> keys = signatures.get(x.bundleId()).keys();
+                top.add(new Similar(x.bundleId(), x.similarity(), mine.terms().stream().filter(t -> keys.contains(t.key()))
+                        .sorted(Comparator.comparing((SignatureTerm t) -> !t.specific())).toList()));
+            }
+            return top;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            release(s);
+        }
+    }
+
+    // The bundle ids of hits, from doc values (no stored-field reads), in doc order.
+    private static long[] bundleIds(IndexSearcher s, ScoreDoc[] hits) throws IOException {
+        ScoreDoc[] byDoc = hits.clone();
+        Arrays.sort(byDoc, Comparator.comparingInt(sd -> sd.doc));
+        List<LeafReaderContext> leaves = s.getIndexReader().leaves();
+        long[] ids = new long[byDoc.length];
+        int leaf = -1;
+        NumericDocValues values = null;
+        for (int i = 0; i < byDoc.length; i++) {
+            int l = ReaderUtil.subIndex(byDoc[i].doc, leaves);
+            if (l != leaf) {
+                leaf = l;
+                values = DocValues.getNumeric(leaves.get(l).reader(), "idv");
+            }
+            ids[i] = values.advanceExact(byDoc[i].doc - leaves.get(l).docBase) ? values.longValue() : -1;
+        }
+        return ids;
+    }
+
+    // The query's words: the analyser's whole tokens (a compound's parts, at the same position, are left out so
+    // that "libfoo.so" does not also ask for every "so"); number placeholders are left out too.
+    private record QueryTerms(Set<String> words) {}
+
+    private QueryTerms terms(String text) {
+        Set<String> out = new LinkedHashSet<>();
+        try (TokenStream ts = analyzer.tokenStream("text", text)) {
+            CharTermAttribute t = ts.addAttribute(CharTermAttribute.class);
+            PositionIncrementAttribute inc = ts.addAttribute(PositionIncrementAttribute.class);
+            ts.reset();
+            while (ts.incrementToken() && out.size() < MAX_QUERY_TERMS) {
+                String s = t.toString();
+                if (inc.getPositionIncrement() > 0 && !s.startsWith("<")) {
+                    out.add(s);
+                }
+            }
+            ts.end();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new QueryTerms(out);
+    }
+
+    private IndexSearcher acquire() {
+        try {
+            if (dirty.getAndSet(false)) {
+                searchers.maybeRefreshBlocking();
+            }
+            return searchers.acquire();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void release(IndexSearcher s) {
+        try {
+            searchers.release(s);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        searchers.close();
+        writer.close();
+    }
+}

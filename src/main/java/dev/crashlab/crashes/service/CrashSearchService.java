@@ -1,0 +1,334 @@
+package dev.crashlab.crashes.service;
+
+import dev.crashlab.diagnosis.BundleDiagnosis;
+
+import dev.crashlab.diagnosis.BundleResolution;
+
+import dev.crashlab.knowledge.KnowledgeService;
+
+import dev.crashlab.diagnosis.DiagnosisService;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.crashlab.bundle.Bundle;
+import dev.crashlab.fact.Facts;
+import dev.crashlab.crashes.ConfirmedCrashes;
+import dev.crashlab.crashes.CrashSignature;
+import dev.crashlab.crashes.SignatureTerm;
+import dev.crashlab.crashes.CrashIndex;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import jakarta.annotation.PreDestroy;
+import dev.crashlab.diagnosis.ConfirmedCrashLookup;
+import dev.crashlab.diagnosis.DiagnosisStored;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jboss.logging.Logger;
+
+/**
+ * Past crashes: full-text search and similar crashes over every diagnosed bundle, from an in-memory
+ * {@link CrashIndex} built from the signatures stored with the diagnoses and kept current as bundles are
+ * diagnosed and deleted.
+ *
+ * <p>NOTE: the index is built on first use. Bundles diagnosed before signatures were stored (or whose
+ * diagnosis failed) are diagnosed again then, once. Each server instance keeps its own index: with several
+ * instances on one database, a bundle uploaded to another instance is found here after a restart.
+ */
+@ApplicationScoped
+public class CrashSearchService implements ConfirmedCrashLookup {
+
+    private static final Logger LOG = Logger.getLogger(CrashSearchService.class);
+    private static final int PAGE = 500;
+    /**
+     * The least similarity a listed similar crash has: below it the two share little more than an exception type
+     * (a crash sharing only "OSError" with a 10-term signature is about 9% alike), which is noise on the report.
+     */
+    static final double MIN_LISTED = 0.15;
+
+    @Inject
+    DiagnosisService diagnoses;
+
+    @Inject
+    KnowledgeService knowledge;
+
+
+    private volatile CrashIndex index;
+    private final Object buildLock = new Object();
+    private volatile boolean building;
+    // signatures stored while the index is being built; applied when it is done
+    private final Map<Long, CrashSignature> pending = new ConcurrentHashMap<>();
+
+    /** The cause someone confirmed for the bundle, or else its likely cause as its diagnosis ranked it. */
+    public record LikelyCause(String id, String title, boolean confirmed) {}
+
+    /** A search hit with what the list shows of its bundle; snippets are HTML with {@code <mark>} around matches. */
+    public record SearchHit(long bundleId, String name, Instant uploadedAt, LikelyCause likelyCause, double score,
+                            List<String> snippets) {}
+
+    /** One page of search hits. */
+    public record SearchPage(String query, long total, int offset, int limit, List<SearchHit> hits) {}
+
+    /** A similar past crash, what it shares and how much of the bundle's signature that is. */
+    public record SimilarCrash(long bundleId, String name, Instant uploadedAt, LikelyCause likelyCause, double similarity,
+                               List<SignatureTerm> shared) {}
+
+    /** The crashes most like one bundle, and the terms that bundle was compared on. */
+    public record SimilarCrashes(long bundleId, List<SignatureTerm> signature, List<SimilarCrash> similar) {}
+
+    /** Searches past crashes. */
+    public SearchPage search(String q, int offset, int limit) {
+        CrashIndex i = index();
+        CrashIndex.Hits hits = i.search(q, offset, limit);
+        List<Long> ids = hits.hits().stream().map(CrashIndex.Hit::bundleId).toList();
+        Map<Long, Bundle> rows = bundles(ids);
+        Map<Long, BundleResolution> confirmed = resolutions(ids);
+        List<SearchHit> out = new ArrayList<>();
+        for (CrashIndex.Hit h : hits.hits()) {
+            Bundle b = rows.get(h.bundleId());
+            if (b == null) {
+                i.remove(h.bundleId()); // deleted by another instance
+                continue;
+            }
+            out.add(new SearchHit(b.id, b.name, b.uploadedAt, cause(i.signature(h.bundleId()), confirmed.get(b.id)), h.score(),
+                    h.snippets()));
+        }
+        return new SearchPage(q, hits.total(), offset, limit, out);
+    }
+
+    /** The crashes most like a bundle; empty for an unknown bundle. */
+    public Optional<SimilarCrashes> similar(long bundleId, int limit) {
+        if (bundles(List.of(bundleId)).isEmpty()) {
+            return Optional.empty();
+        }
+        CrashIndex i = index();
+        if (!i.contains(bundleId)) {
+            diagnoses.computeQuietly(bundleId); // stored and indexed through indexed()
+        }
+        CrashSignature mine = i.signature(bundleId);
+        // most alike first, so dropping the faint ones from the top `limit` equals the top `limit` of the rest
+        List<CrashIndex.Similar> similar = i.similar(bundleId, limit).stream()
+                .filter(s -> s.similarity() >= MIN_LISTED).toList();
+        List<Long> ids = similar.stream().map(CrashIndex.Similar::bundleId).toList();
+        Map<Long, Bundle> rows = bundles(ids);
+        Map<Long, BundleResolution> confirmed = resolutions(ids);
+        List<SimilarCrash> out = new ArrayList<>();
+        for (CrashIndex.Similar s : similar) {
+            Bundle b = rows.get(s.bundleId());
+            if (b == null) {
+                i.remove(s.bundleId());
+                continue;
+            }
+            out.add(new SimilarCrash(b.id, b.name, b.uploadedAt, cause(i.signature(s.bundleId()), confirmed.get(b.id)),
+                    s.similarity(), s.shared()));
+        }
+        return Optional.of(new SimilarCrashes(bundleId, mine == null ? List.of() : mine.terms(), out));
+    }
+
+    /** A bundle was diagnosed: its signature is derived, stored with the diagnosis and (re)indexed. */
+    void onDiagnosisStored(@Observes DiagnosisStored d) {
+        CrashSignature signature = CrashSignature.of(d.bundleName(), d.paths(), d.facts(), d.diagnosis(), d.confirmedId(),
+                d.confirmedTitle());
+        d.row().signatureJson = toJson(signature);
+        indexed(d.bundleId(), signature);
+    }
+
+    private void indexed(long bundleId, CrashSignature signature) {
+        CrashIndex i = index;
+        if (i != null) {
+            i.put(new CrashIndex.Entry(bundleId, signature));
+        } else if (building) {
+            pending.put(bundleId, signature);
+        }
+    }
+
+    /** A bundle was deleted. */
+    public void removed(long bundleId) {
+        pending.remove(bundleId);
+        CrashIndex i = index;
+        if (i != null) {
+            i.remove(bundleId);
+        }
+    }
+
+    /** Drops the index; the next search builds it again from the database. */
+    void forget() {
+        synchronized (buildLock) {
+            CrashIndex i = index;
+            index = null;
+            if (i != null) {
+                try {
+                    i.close();
+                } catch (IOException e) {
+                    LOG.debugf("closing the old past-crash index: %s", e.getMessage());
+                }
+            }
+        }
+    }
+
+    private CrashIndex index() {
+        CrashIndex i = index;
+        if (i != null) {
+            return i;
+        }
+        synchronized (buildLock) {
+            if (index == null) {
+                building = true;
+                try {
+                    index = build();
+                    pending.forEach((id, sig) -> index.put(new CrashIndex.Entry(id, sig)));
+                    pending.clear();
+                } finally {
+                    building = false;
+                }
+            }
+            return index;
+        }
+    }
+
+    private CrashIndex build() {
+        long started = System.nanoTime();
+        CrashIndex i = new CrashIndex();
+        List<Long> missing = new ArrayList<>();
+        long after = -1;
+        while (true) {
+            long from = after;
+            List<Object[]> rows = QuarkusTransaction.requiringNew().call(() -> Bundle.getEntityManager().createQuery(
+                    "select b.id, d.signatureJson from Bundle b left join BundleDiagnosis d on d.bundleId = b.id"
+                            + " where b.id > :after order by b.id", Object[].class)
+                    .setParameter("after", from).setMaxResults(PAGE).getResultList());
+            for (Object[] r : rows) {
+                long id = (Long) r[0];
+                Optional<CrashSignature> sig = fromJson((String) r[1]);
+                if (sig.isPresent()) {
+                    i.put(new CrashIndex.Entry(id, sig.get()));
+                } else {
+                    missing.add(id);
+                }
+                after = id;
+            }
+            if (rows.size() < PAGE) {
+                break;
+            }
+        }
+        if (!missing.isEmpty()) {
+            LOG.infof("past-crash index: diagnosing %d bundle(s) that have no stored signature yet", missing.size());
+            missing.forEach(diagnoses::computeQuietly); // each lands in pending through indexed()
+        }
+        LOG.infof("past-crash index: %d bundle(s) in %d ms", i.size() + missing.size(), (System.nanoTime() - started) / 1_000_000);
+        return i;
+    }
+
+    private static Map<Long, Bundle> bundles(List<Long> ids) {
+        if (ids.isEmpty()) {
+            return Map.of();
+        }
+        Map<Long, Bundle> out = new HashMap<>();
+        QuarkusTransaction.joiningExisting().run(() -> {
+            for (Bundle b : Bundle.<Bundle>list("id in ?1", ids)) {
+                out.put(b.id, b);
+            }
+        });
+        return out;
+    }
+
+    private LikelyCause cause(CrashSignature s, BundleResolution confirmed) {
+        if (confirmed != null) {
+            String title = knowledge.current().source().kb().article(confirmed.articleId).map(a -> a.title()).orElse(confirmed.articleId);
+            return new LikelyCause(confirmed.articleId, title, true);
+        }
+        if (s == null) {
+            return null;
+        }
+        return s.terms().stream().filter(t -> t.kind().equals("cause")).findFirst()
+                .map(t -> new LikelyCause(t.key().substring("cause:".length()), t.label(), false)).orElse(null);
+    }
+
+    private static Map<Long, BundleResolution> resolutions(List<Long> ids) {
+        if (ids.isEmpty()) {
+            return Map.of();
+        }
+        Map<Long, BundleResolution> out = new HashMap<>();
+        QuarkusTransaction.joiningExisting().run(() -> {
+            for (BundleResolution r : BundleResolution.<BundleResolution>list("bundleId in ?1", ids)) {
+                out.put(r.bundleId, r);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * The confirmed crashes most like a signature, as facts for the diagnosis of {@code bundleId}. Empty while the
+     * index is being built by this very diagnosis (a bundle diagnosed then sees confirmations on its next
+     * recomputation).
+     */
+    @Override
+    public List<dev.crashlab.fact.Fact> confirmedLike(long bundleId, String bundleName, List<String> paths,
+                                                      List<dev.crashlab.fact.Fact> facts) {
+        CrashSignature signature = CrashSignature.of(bundleName, paths, facts, null);
+        CrashIndex i = index;
+        if (i == null) {
+            if (building) {
+                return List.of();
+            }
+            i = index();
+        }
+        List<CrashIndex.Similar> similar = i.similarTo(signature, bundleId, 50).stream()
+                .filter(s -> s.similarity() >= ConfirmedCrashes.MIN_SIMILARITY).toList();
+        List<Long> ids = similar.stream().map(CrashIndex.Similar::bundleId).toList();
+        Map<Long, BundleResolution> confirmed = resolutions(ids);
+        if (confirmed.isEmpty()) {
+            return List.of();
+        }
+        Map<Long, Bundle> rows = bundles(ids);
+        List<dev.crashlab.fact.Fact> out = new ArrayList<>();
+        out.addAll(ConfirmedCrashes.of(similar,
+                id -> rows.containsKey(id) ? rows.get(id).name : null,
+                id -> confirmed.containsKey(id) ? confirmed.get(id).articleId : null));
+        return out;
+    }
+
+    /** The signature as stored; its text is cut until the JSON fits the column. */
+    static String toJson(CrashSignature s) {
+        CrashSignature fit = s;
+        try {
+            String json = Facts.json().writeValueAsString(fit);
+            while (json.length() > BundleDiagnosis.MAX_SIGNATURE) {
+                String text = fit.text();
+                fit = new CrashSignature(text.isEmpty() ? fit.terms().subList(0, fit.terms().size() / 2) : fit.terms(),
+                        text.substring(0, text.length() / 2));
+                json = Facts.json().writeValueAsString(fit);
+            }
+            return json;
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The stored signature; empty when there is none or it cannot be read (it is computed again). */
+    static Optional<CrashSignature> fromJson(String json) {
+        if (json == null || json.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Facts.json().readValue(json, CrashSignature.class));
+        } catch (IOException e) {
+            LOG.warnf("a stored crash signature is not readable (%s); it is computed again", e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    @PreDestroy
+    void close() throws IOException {
+        CrashIndex i = index;
+        if (i != null) {
+            i.close();
+        }
+    }
+}

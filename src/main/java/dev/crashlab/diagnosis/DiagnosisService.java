@@ -1,0 +1,207 @@
+package dev.crashlab.diagnosis;
+
+
+import dev.crashlab.knowledge.KnowledgeService;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.crashlab.bundle.BundleService;
+import dev.crashlab.bundle.BundleViews.BundleView;
+import dev.crashlab.diagnose.Diagnosis;
+import dev.crashlab.diagnose.DiagnosisInput;
+import dev.crashlab.diagnose.DiagnosisJson;
+import dev.crashlab.diagnose.TextLine;
+import dev.crashlab.diagnose.TextLines;
+import dev.crashlab.fact.Fact;
+import dev.crashlab.bundle.Artifact;
+import dev.crashlab.bundle.ParseStatus;
+import dev.crashlab.fact.Facts;
+import dev.crashlab.parse.Parsers;
+import dev.crashlab.repro.jobs.JobFinished;
+import dev.crashlab.repro.jobs.ReproJob;
+import dev.crashlab.repro.ReplayOutcomes;
+import dev.crashlab.parse.ArtifactFacts;
+import dev.crashlab.parse.ParseInput;
+import dev.crashlab.sniff.ArtifactType;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import jakarta.transaction.Transactional;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.jboss.logging.Logger;
+
+/**
+ * Computes a bundle's diagnosis from its stored files, stores it with the KB fingerprint, and recomputes it
+ * when the KB has changed since.
+ */
+@ApplicationScoped
+public class DiagnosisService {
+
+    private static final Logger LOG = Logger.getLogger(DiagnosisService.class);
+
+    @Inject
+    BundleService bundles;
+
+    @Inject
+    KnowledgeService knowledge;
+
+    @Inject
+    Instance<ConfirmedCrashLookup> confirmedCrashes;
+
+    @Inject
+    Event<DiagnosisStored> stored;
+
+    /** A diagnosis, what it was computed from, and how parsing each artifact went (by artifact id). */
+    record Computed(Diagnosis diagnosis, String bundleName, List<String> paths, List<Fact> facts, String confirmedId,
+                    String confirmedTitle, java.util.Map<Long, ParseStatus> parsed) {}
+
+    /** The stored diagnosis (recomputed first if missing or stale) as the API returns it; empty for an unknown bundle. */
+    @Transactional
+    public Optional<ObjectNode> diagnosis(long bundleId) {
+        Optional<BundleView> bundle = bundles.find(bundleId);
+        if (bundle.isEmpty()) {
+            return Optional.empty();
+        }
+        KnowledgeService.Loaded kb = knowledge.current();
+        BundleDiagnosis row = BundleDiagnosis.findById(bundleId);
+        boolean recomputed = false;
+        String stamp = stamp(kb);
+        if (row == null || !row.kbFingerprint.equals(stamp)) {
+            row = store(bundleId, compute(bundle.get(), kb), stamp, row);
+            recomputed = true;
+        }
+        try {
+            ObjectNode out = (ObjectNode) Facts.json().readTree(row.json);
+            ObjectNode result = Facts.json().createObjectNode();
+            result.put("bundleId", bundleId);
+            result.put("computedAt", row.computedAt.toString());
+            result.put("recomputed", recomputed);
+            result.setAll(out);
+            return Optional.of(result);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("stored diagnosis of bundle " + bundleId + " is not JSON", e);
+        }
+    }
+
+    /**
+     * Computes and stores the diagnosis of a new bundle in its own transaction; a failure (even at commit) is
+     * logged and never fails the upload: the first read computes it again.
+     */
+    public void computeQuietly(long bundleId) {
+        try {
+            QuarkusTransaction.requiringNew().run(() -> {
+                Optional<BundleView> bundle = bundles.find(bundleId);
+                if (bundle.isPresent()) {
+                    KnowledgeService.Loaded kb = knowledge.current();
+                    store(bundleId, compute(bundle.get(), kb), stamp(kb), BundleDiagnosis.findById(bundleId));
+                }
+            });
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "diagnosis of bundle %d failed; it will be computed when first read", bundleId);
+        }
+    }
+
+    private Computed compute(BundleView bundle, KnowledgeService.Loaded kb) {
+        List<Fact> facts = new ArrayList<>();
+        List<TextLine> lines = new ArrayList<>();
+        java.util.Map<Long, ParseStatus> parsed = new java.util.HashMap<>();
+        bundle.artifacts().forEach(a -> {
+            ArtifactType type = ArtifactType.valueOf(a.type());
+            ParseInput input = new ParseInput(a.path(), type, bundles.blobs().pathOf(a.sha256()));
+            ArtifactFacts af = ArtifactFacts.of(input);
+            facts.addAll(af.facts());
+            parsed.put(a.id(), parseStatus(type, af));
+            TextLines.read(input, lines);
+        });
+        facts.addAll(replayOutcomes(bundle.id()));
+        List<Fact> deduped = Facts.dedupe(facts);
+        List<String> paths = bundle.artifacts().stream().map(a -> a.path()).toList();
+        // similar crashes whose cause someone confirmed are evidence too; compared on what this bundle itself says
+        List<Fact> withConfirmed = new ArrayList<>(deduped);
+        confirmedCrashes.forEach(c -> withConfirmed.addAll(c.confirmedLike(bundle.id(), bundle.name(), paths, deduped)));
+        Diagnosis d = kb.engine().diagnose(new DiagnosisInput(withConfirmed, lines));
+        BundleResolution resolution = BundleResolution.findById(bundle.id());
+        String confirmedId = resolution == null ? null : resolution.articleId;
+        String confirmedTitle = confirmedId == null ? null
+                : kb.source().kb().article(confirmedId).map(a -> a.title()).orElse(confirmedId);
+        return new Computed(d, bundle.name(), paths, deduped, confirmedId, confirmedTitle, parsed);
+    }
+
+    /**
+     * What a stored diagnosis depends on besides the bundle: the KB and compat data (their fingerprint) and the
+     * confirmed causes (their count and latest change). A row stored under another stamp is recomputed on read.
+     */
+    static String stamp(KnowledgeService.Loaded kb) {
+        Object[] r = (Object[]) BundleResolution.getEntityManager()
+                .createQuery("select count(r), max(r.confirmedAt) from BundleResolution r").getSingleResult();
+        // e.g. "d12ccd753429eafe+3@2026-11-22T11:32:18.174194562Z": at most 16+1+19+1+30 characters, within the column's 64
+        return kb.source().kb().fingerprint() + "+" + r[0] + "@" + (r[1] == null ? "none" : r[1]);
+    }
+
+    /** How parsing one artifact went, as its row states it. */
+    static ParseStatus parseStatus(ArtifactType type, ArtifactFacts af) {
+        if (!Parsers.supports(type)) {
+            return ParseStatus.UNSUPPORTED;
+        }
+        if (af.problems().isEmpty()) {
+            return ParseStatus.PARSED;
+        }
+        return af.facts().isEmpty() ? ParseStatus.FAILED : ParseStatus.PARTIAL;
+    }
+
+    /** The finished reproduction jobs of the bundle, as facts: a replay is evidence too. */
+    private static List<Fact> replayOutcomes(long bundleId) {
+        List<Fact> out = new ArrayList<>();
+        List<ReproJob> jobs = ReproJob.list("bundleId = ?1 and finishedAt is not null order by id", bundleId);
+        for (ReproJob job : jobs) {
+            if (job.resultJson == null || job.state == null || !job.state.isFinal()) {
+                continue;
+            }
+            try {
+                ReplayOutcomes.of(job.id, job.state.wire(), Facts.json().readTree(job.resultJson)).ifPresent(out::add);
+            } catch (JsonProcessingException e) {
+                LOG.warnf("repro job %d has a result that is not JSON; left out of the diagnosis", job.id);
+            }
+        }
+        return out;
+    }
+
+    /** A replay of the bundle finished: forgets its stored diagnosis, so that the next read computes it with the outcome. */
+    void onJobFinished(@Observes JobFinished finished) {
+        BundleDiagnosis.deleteById(finished.bundleId());
+    }
+
+    private BundleDiagnosis store(long bundleId, Computed c, String fingerprint, BundleDiagnosis existing) {
+        String json;
+        try {
+            json = Facts.json().writeValueAsString(DiagnosisJson.toJson(c.diagnosis()));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        if (json.length() > BundleDiagnosis.MAX_JSON) {
+            throw new IllegalStateException("diagnosis of bundle " + bundleId + " is " + json.length() + " characters, over the column's size");
+        }
+        BundleDiagnosis row = existing != null ? existing : new BundleDiagnosis();
+        row.bundleId = bundleId;
+        row.kbFingerprint = fingerprint;
+        row.computedAt = Instant.now();
+        row.json = json;
+        stored.fire(new DiagnosisStored(bundleId, c.bundleName(), c.paths(), c.facts(), c.diagnosis(), c.confirmedId(),
+                c.confirmedTitle(), row)); // the past crashes set row.signatureJson and index it
+        if (existing == null) {
+            row.persist();
+        }
+        // one update per status, not per artifact: a bundle can hold thousands of files
+        java.util.Map<ParseStatus, List<Long>> byStatus = new java.util.EnumMap<>(ParseStatus.class);
+        c.parsed().forEach((artifactId, status) -> byStatus.computeIfAbsent(status, k -> new ArrayList<>()).add(artifactId));
+        byStatus.forEach((status, ids) ->
+                Artifact.update("parseStatus = ?1 where id in ?2 and bundle.id = ?3", status, ids, bundleId));
+        return row;
+    }
+}

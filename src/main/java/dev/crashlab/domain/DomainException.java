@@ -1,0 +1,51 @@
+package dev.crashlab.domain;
+
+/**
+ * A request the domain refuses, said in domain terms: what kind of refusal, a stable slug, a title and a
+ * user-facing detail. Services throw it; only {@code web/problem} turns it into an HTTP problem document, so
+ * no service knows about HTTP.
+ */
+public class DomainException extends RuntimeException {
+
+    /** What kind of refusal this is; the web layer picks the status from it. */
+    public enum Kind {
+        /** The input is malformed or not allowed (HTTP 400). */
+        INVALID,
+        /** The thing named does not exist (404). */
+        NOT_FOUND,
+        /** The thing is in a state that does not allow this (409). */
+        CONFLICT,
+        /** The input is larger than what is kept (413). */
+        TOO_LARGE,
+        /** The input is well-formed but cannot be used (422). */
+        UNPROCESSABLE
+    }
+
+    private final Kind kind;
+    private final String slug;
+    private final String title;
+
+    public DomainException(Kind kind, String slug, String title, String detail) {
+        super(detail, null, false, false);
+        this.kind = kind;
+        this.slug = slug;
+        this.title = title;
+    }
+
+    /** Says that the thing named does not exist. */
+    public static DomainException notFound(String detail) {
+        return new DomainException(Kind.NOT_FOUND, "not-found", "Not found", detail);
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public String slug() {
+        return slug;
+    }
+
+    public String title() {
+        return title;
+    }
+}

@@ -1,0 +1,35 @@
+package dev.crashlab.repro.jobs;
+
+import dev.crashlab.repro.worker.JobSource;
+import dev.crashlab.repro.worker.WorkerMessages.ClaimRequest;
+import dev.crashlab.repro.worker.WorkerMessages.ClaimedJob;
+import dev.crashlab.repro.worker.WorkerMessages.Completion;
+import dev.crashlab.repro.worker.WorkerMessages.Heartbeat;
+import dev.crashlab.repro.worker.WorkerMessages.HeartbeatReply;
+import java.time.Instant;
+import java.util.Optional;
+
+/** Feeds the server's own local worker straight from the job service, without HTTP or a token. */
+final class InProcessJobSource implements JobSource {
+
+    private final ReproJobService jobs;
+
+    InProcessJobSource(ReproJobService jobs) {
+        this.jobs = jobs;
+    }
+
+    @Override
+    public Optional<ClaimedJob> claim(ClaimRequest me) {
+        return jobs.claim(me, Instant.now());
+    }
+
+    @Override
+    public HeartbeatReply heartbeat(long jobId, String worker, String progress) {
+        return jobs.heartbeat(jobId, new Heartbeat(worker, progress), Instant.now());
+    }
+
+    @Override
+    public void complete(long jobId, Completion completion) {
+        jobs.complete(jobId, completion, Instant.now());
+    }
+}

@@ -1,0 +1,43 @@
+package dev.crashlab.repro.jobs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.crashlab.repro.worker.JobState;
+import dev.crashlab.repro.worker.WorkerMessages.Device;
+import java.time.Instant;
+import java.util.List;
+
+/** Holds what the API returns for jobs and workers (rows as the UI and clients see them). */
+public final class JobViews {
+
+    private JobViews() {}
+
+    /**
+     * One job in full.
+     *
+     * @param result {@code {"replay", "child", "worker", "backend"}} once a worker finished it (see
+     *     {@code ReproWorker}); null before
+     */
+    public record JobView(long id, Long bundleId, JobState state, String target, Long memoryCapBytes, String worker,
+            int attempts, int maxAttempts, boolean cancelRequested, String progress, String reason,
+            Instant leaseExpiresAt, Instant createdAt, Instant startedAt, Instant finishedAt, JsonNode spec,
+            JsonNode result) {}
+
+    /** One job in a list (no spec, no result). */
+    public record JobSummary(long id, Long bundleId, JobState state, String target, Long memoryCapBytes, String worker,
+            int attempts, String progress, String reason, Instant createdAt, Instant finishedAt) {}
+
+    /** A page of jobs, newest first. */
+    public record JobPage(List<JobSummary> items, int page, int size, long total) {}
+
+    /**
+     * A worker the server has heard from.
+     *
+     * @param online whether it was seen within {@code crashlab.lab.worker-offline}
+     * @param currentJob the job it holds, or null
+     */
+    public record WorkerView(String name, String backend, List<Device> devices, String version, Instant firstSeen,
+            Instant lastSeen, boolean online, Long currentJob) {}
+
+    /** What one sweep of expired leases did. */
+    public record SweepReport(int requeued, int failed, int cancelled) {}
+}

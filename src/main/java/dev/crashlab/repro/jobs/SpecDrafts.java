@@ -1,0 +1,83 @@
+package dev.crashlab.repro.jobs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.crashlab.bundle.BundleService;
+import dev.crashlab.bundle.BundleViews.BundleView;
+import dev.crashlab.fact.Fact;
+import dev.crashlab.parse.ArtifactFacts;
+import dev.crashlab.parse.ParseInput;
+import dev.crashlab.repro.MemoryEstimator;
+import dev.crashlab.repro.ReproJson;
+import dev.crashlab.repro.ReproSpec;
+import dev.crashlab.repro.ReproSpecJson;
+import dev.crashlab.repro.ReproSpecs;
+import dev.crashlab.repro.SpecProblem;
+import dev.crashlab.sniff.ArtifactType;
+import dev.crashlab.domain.DomainException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** Makes the reproduction spec a bundle's facts describe, and checks and sizes the specs users send. */
+@ApplicationScoped
+public class SpecDrafts {
+
+    @Inject
+    BundleService bundles;
+
+    /**
+     * A bundle's spec, as the Reproduce panel first shows it.
+     *
+     * @param bundleId the bundle
+     * @param spec the spec in the reproduction JSON format; null when the facts hold no convolution
+     * @param notes what the extraction assumed or could not read
+     * @param estimate the memory estimate of the spec (snake_case, as in replay results); null without a spec
+     * @param suggestedMemoryCapBytes the reporter's card's memory, to emulate; null when no file stated it
+     */
+    public record Draft(long bundleId, JsonNode spec, List<String> notes, JsonNode estimate, Long suggestedMemoryCapBytes) {}
+
+    /**
+     * A spec checked and sized.
+     *
+     * @param spec the spec, normalised (explicit padding, every field written)
+     * @param estimate its memory estimate
+     */
+    public record Checked(JsonNode spec, JsonNode estimate) {}
+
+    /** Returns the spec the bundle's facts give (parsed now from the stored files). */
+    public Draft draft(long bundleId) {
+        BundleView bundle = bundles.find(bundleId).orElseThrow(() -> DomainException.notFound("no bundle " + bundleId));
+        List<Fact> facts = new ArrayList<>();
+        for (var a : bundle.artifacts()) {
+            facts.addAll(ArtifactFacts.of(new ParseInput(a.path(), ArtifactType.valueOf(a.type()),
+                    bundles.blobs().pathOf(a.sha256()))).facts());
+        }
+        ReproSpec spec = ReproSpecs.fromFacts(facts);
+        Long cap = spec.reporterGpu() == null ? null : spec.reporterGpu().memoryTotalMiB() * MemoryEstimator.MIB;
+        if (spec.layers().isEmpty()) {
+            return new Draft(bundleId, null, spec.notes(), null, cap);
+        }
+        return new Draft(bundleId, ReproSpecJson.tree(spec), spec.notes(),
+                ReproJson.mapper().valueToTree(MemoryEstimator.estimate(spec)), cap);
+    }
+
+    /** Fails with 404 unless the bundle exists. */
+    public void requireBundle(long bundleId) {
+        if (bundles.find(bundleId).isEmpty()) {
+            throw DomainException.notFound("no bundle " + bundleId);
+        }
+    }
+
+    /** Checks a spec (422 naming each bad field) and returns it normalised with its estimate. */
+    public Checked check(JsonNode spec) {
+        ReproSpecJson.Read read = ReproSpecJson.read(spec);
+        if (!read.ok()) {
+            throw new DomainException(DomainException.Kind.UNPROCESSABLE, "bad-spec", "Invalid reproduction spec", read.problems().stream()
+                    .map(SpecProblem::toString).collect(Collectors.joining("; ")));
+        }
+        return new Checked(ReproSpecJson.tree(read.spec()),
+                ReproJson.mapper().valueToTree(MemoryEstimator.estimate(read.spec())));
+    }
+}

@@ -1,0 +1,36 @@
+package dev.crashlab.diagnosis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crashlab.bundle.ParseStatus;
+import dev.crashlab.parse.ArtifactFacts;
+import dev.crashlab.parse.ParseInput;
+import dev.crashlab.sniff.ArtifactType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What an artifact row says of its parse, from real parses of small files of ours. */
+class ParseStatusTest {
+
+    @TempDir
+    Path dir;
+
+    ParseStatus of(ArtifactType type, byte[] bytes) throws Exception {
+        Path f = Files.write(dir.resolve("f-" + type), bytes);
+        return DiagnosisService.parseStatus(type, ArtifactFacts.of(new ParseInput("f", type, f)));
+    }
+
+    @Test
+    void cleanPartialFailedAndUnsupported() throws Exception {
+        assertThat(of(ArtifactType.CONSOLE_LOG, "Process finished with exit code -1073740791 (0xC0000409)\n".getBytes()))
+                .isEqualTo(ParseStatus.PARSED);
+        byte[] mixed = ("Process finished with exit code -1073740791 (0xC0000409)\n" + "x".repeat(20_000) + "\n").getBytes();
+        assertThat(of(ArtifactType.CONSOLE_LOG, mixed)).as("an over-long line is a problem; the exit code is still read")
+                .isEqualTo(ParseStatus.PARTIAL);
+        assertThat(of(ArtifactType.KERAS_MODEL_JSON, "{\"class_name\": ".getBytes())).as("truncated JSON gives nothing")
+                .isEqualTo(ParseStatus.FAILED);
+        assertThat(of(ArtifactType.BINARY, new byte[] {0, 1, 2})).isEqualTo(ParseStatus.UNSUPPORTED);
+    }
+}
