@@ -50,6 +50,11 @@ final class EnvironmentRule {
     private static final Pattern TF_DSO = Pattern.compile(
             "(?:tensorflow|tsl|xla)/\\S{0,200}dso_loader\\.cc:\\d{1,6}\\] (?:Successfully opened dynamic library|Could not load dynamic library) '?(?:lib)?(cudart|cudnn|cublas)");
 
+    /** Every literal one of this rule's checks needs (the reading pass's prefilter looks for these first). */
+    static final String[] LITERALS = {"Loaded runtime CuDNN library", "cuDNN version incompatibility", "Created ", "memoryClockRate",
+        "computeCapability: ", "kernel reported version is", "==", "cuda", "CUDA", "cudnn", "TensorFlow binary",
+        "To enable the following instructions", "version", ".exe", "dso_loader"};
+
     /** Reads the environment facts the line states. */
     void apply(ConsoleLine line, FactSink out) {
         String t = line.text;
