@@ -4,9 +4,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One GPU as a tool or log reported it. Every field but {@code name} may be null: not shown by that
- * output. Values a tool printed as {@code ERR!}, {@code N/A} or {@code [Unknown Error]} are kept, as
- * printed, in {@code unavailable} under the field's name (an {@code ERR!} is itself evidence).
+ * One GPU as a tool or log reported it. Every field may be null: not shown by that output ({@code name} is null
+ * only where a log states a GPU's compute capability or memory use without naming it). Values a tool printed
+ * as an error ({@code ERR!}, {@code [Unknown Error]}, {@code GPU is lost}) are kept, as printed, in
+ * {@code unavailable} under the field's name (an error is itself evidence); {@code N/A} and
+ * {@code [Not Supported]} are no value and are not kept (an idle, healthy GPU prints many).
  *
  * @param index the GPU's index as the tool numbered it
  * @param name the product name ({@code NVIDIA GeForce RTX 3060 Laptop GPU})
@@ -26,7 +28,7 @@ import java.util.Map;
  * @param powerLimitW power limit in W
  * @param performanceState {@code P0}..{@code P12}
  * @param throttleReasons active clock throttle reasons, by nvidia-smi's names
- * @param unavailable fields printed as ERR!/N/A, with what was printed
+ * @param unavailable fields printed as an error (ERR!, Unknown Error), with what was printed; never N/A
  */
 public record GpuDevice(Integer index, String name, String uuid, String busId, Long memoryTotalMiB, Long memoryUsedMiB,
         String driverVersion, String driverCudaVersion, String computeCapability, String driverModel,

@@ -1,18 +1,29 @@
 package dev.crashlab.parse.console;
 
-import dev.crashlab.parse.BoundedLineReader;
 import dev.crashlab.parse.ArtifactParser;
+import dev.crashlab.parse.BoundedLineReader;
 import dev.crashlab.parse.ParseInput;
 import dev.crashlab.parse.ParseProblem;
 import dev.crashlab.parse.ParseResult;
+import dev.crashlab.parse.TextDecoding;
 import dev.crashlab.sniff.ArtifactType;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.util.Set;
 
 /**
  * Reads console logs and Python tracebacks (TensorFlow, Keras, PyTorch, IDE and shell output) into
  * process, environment and GPU facts, streaming one bounded line at a time.
+ *
+ * <p>NOTE: one combined scan finds the candidate lines first: a {@link LiteralScan} automaton over every literal
+ * the rules' checks need runs over the raw bytes (UTF-8, Windows-1252) in the same loop that finds line ends, and
+ * a line is decoded and handed to a rule only when it holds one of that rule's literals, or the rule is waiting for
+ * a continuation (an open traceback, a wrapped {@code WinError} path, an {@code nvidia-smi} row). UTF-16 text is
+ * decoded first and scanned per line. Both paths give the same facts as running every rule on every line
+ * ({@code ConsoleLogParserPrefilterTest} compares them).
  */
 public final class ConsoleLogParser implements ArtifactParser {
 
@@ -21,6 +32,43 @@ public final class ConsoleLogParser implements ArtifactParser {
 
     /** The most over-long lines reported one by one; the rest are counted. */
     private static final int MAX_LONG_LINE_PROBLEMS = 5;
+
+    static final int TRACEBACK = 1;
+    static final int EXIT = 1 << 1;
+    static final int LIBRARY = 1 << 2;
+    static final int STATUS = 1 << 3;
+    static final int MEMORY = 1 << 4;
+    static final int LOG_LINE = 1 << 5;
+    static final int ENVIRONMENT = 1 << 6;
+    static final int GPU = 1 << 7;
+    static final int ALL = (1 << 8) - 1;
+
+    /** Every rule's literals, each tagged with the rules that need it. */
+    static final LiteralScan LITERALS = new LiteralScan.Builder()
+            .add(TRACEBACK, TracebackTracker.LITERALS)
+            .add(EXIT, ExitStatusRule.LITERALS).add(EXIT, ExitStatusRule.ZSH_JOB_WORDS).add(EXIT, ExitStatusRule.LOCALIZED_WORDS)
+            .add(LIBRARY, LibraryLoadRule.LITERALS)
+            .add(STATUS, StatusCodeRule.literals())
+            .add(MEMORY, MemoryRule.LITERALS)
+            .add(LOG_LINE, LogLineRule.LITERALS)
+            .add(ENVIRONMENT, EnvironmentRule.LITERALS)
+            .add(GPU, GpuLogRule.LITERALS)
+            .build();
+
+    /** Raw bytes kept of one line: enough for {@link #MAX_LINE} characters of 4-byte UTF-8. */
+    private static final int MAX_LINE_BYTES = 4 * MAX_LINE;
+    private static final int CHUNK = 1 << 20;
+
+    private final boolean prefilter;
+
+    public ConsoleLogParser() {
+        this(true);
+    }
+
+    /** With {@code prefilter} false every rule reads every line (the reference the prefilter test compares with). */
+    ConsoleLogParser(boolean prefilter) {
+        this.prefilter = prefilter;
+    }
 
     @Override
     public String name() {
@@ -34,48 +82,215 @@ public final class ConsoleLogParser implements ArtifactParser {
 
     @Override
     public ParseResult parse(ParseInput input) throws IOException {
-        ParseResult.Builder result = new ParseResult.Builder();
-        FactSink sink = new FactSink();
-        ExitStatusRule exits = new ExitStatusRule();
-        LibraryLoadRule libraries = new LibraryLoadRule();
-        StatusCodeRule statuses = new StatusCodeRule();
-        MemoryRule memory = new MemoryRule();
-        LogLineRule logLines = new LogLineRule();
-        EnvironmentRule environment = new EnvironmentRule();
-        TracebackTracker tracebacks = new TracebackTracker();
-        long longLines = 0;
-        BoundedLineReader reader;
-        try (BufferedReader text = input.openText()) {
-            reader = new BoundedLineReader(text, MAX_LINE);
-            for (String s = reader.readLine(); s != null; s = reader.readLine()) {
-                ConsoleLine line = new ConsoleLine(input.path(), reader.lineNumber(), s);
-                if (reader.truncated() && longLines++ < MAX_LONG_LINE_PROBLEMS) {
-                    result.problem(new ParseProblem.MalformedInput(input.at(line.number, ""),
-                            "line longer than " + MAX_LINE + " characters; only its start was read"));
-                }
+        Pass pass = new Pass(input);
+        TextDecoding.Detected detected;
+        try (InputStream in = input.openBytes()) {
+            byte[] head = in.readNBytes(64 * 1024);
+            detected = TextDecoding.detect(head, head.length);
+        }
+        Charset cs = detected.charset();
+        if (cs.equals(StandardCharsets.UTF_16LE) || cs.equals(StandardCharsets.UTF_16BE)) {
+            pass.readChars();
+        } else {
+            pass.readBytes(detected.bomLength(), cs);
+        }
+        return pass.finish();
+    }
+
+    /** One reading of one artifact: the rules, their state, and the counts for the problems. */
+    private final class Pass {
+        private final ParseInput input;
+        private final ParseResult.Builder result = new ParseResult.Builder();
+        private final FactSink sink = new FactSink();
+        private final ExitStatusRule exits = new ExitStatusRule();
+        private final LibraryLoadRule libraries = new LibraryLoadRule();
+        private final StatusCodeRule statuses = new StatusCodeRule();
+        private final MemoryRule memory = new MemoryRule();
+        private final LogLineRule logLines = new LogLineRule();
+        private final EnvironmentRule environment = new EnvironmentRule();
+        private final TracebackTracker tracebacks = new TracebackTracker();
+        private final GpuLogRule gpus = new GpuLogRule();
+        private long lineNumber;
+        private long longLines;
+        private long replacements;
+
+        Pass(ParseInput input) {
+            this.input = input;
+        }
+
+        /** Tells which rules wait for the next line whatever it holds. */
+        private int armed() {
+            return (tracebacks.armed() ? TRACEBACK : 0) | (libraries.armed() ? LIBRARY : 0) | (gpus.armed() ? GPU : 0);
+        }
+
+        private void dispatch(String text, int rules, boolean truncated) {
+            ConsoleLine line = new ConsoleLine(input.path(), lineNumber, text);
+            if (truncated && longLines++ < MAX_LONG_LINE_PROBLEMS) {
+                result.problem(new ParseProblem.MalformedInput(input.at(lineNumber, ""),
+                        "line longer than " + MAX_LINE + " characters; only its start was read"));
+            }
+            if ((rules & TRACEBACK) != 0) {
                 tracebacks.apply(line, sink);
+            }
+            if ((rules & EXIT) != 0) {
                 exits.apply(line, sink);
+            }
+            if ((rules & LIBRARY) != 0) {
                 libraries.apply(line, sink);
+            }
+            if ((rules & STATUS) != 0) {
                 statuses.apply(line, sink);
+            }
+            if ((rules & MEMORY) != 0) {
                 memory.apply(line, sink);
+            }
+            if ((rules & LOG_LINE) != 0) {
                 logLines.apply(line, sink);
+            }
+            if ((rules & ENVIRONMENT) != 0) {
                 environment.apply(line, sink);
             }
+            if ((rules & GPU) != 0) {
+                gpus.apply(line, sink);
+            }
         }
-        libraries.finish(sink);
-        if (longLines > MAX_LONG_LINE_PROBLEMS) {
-            result.problem(new ParseProblem.MalformedInput(input.at(reader.lineNumber(), ""),
-                    (longLines - MAX_LONG_LINE_PROBLEMS) + " more lines longer than " + MAX_LINE + " characters"));
+
+        private int startBits(int first, int second) {
+            return (first == '|' ? GPU : 0) | (LogLineRule.candidateStart(first, second) ? LOG_LINE : 0);
         }
-        if (reader.replacements() > 0) {
-            result.problem(new ParseProblem.UnreadableText(input.path(),
-                    reader.replacements() + " characters could not be decoded and were replaced"));
+
+        /** UTF-16: decode, then scan each line's text. */
+        void readChars() throws IOException {
+            try (BufferedReader text = input.openText()) {
+                BoundedLineReader reader = new BoundedLineReader(text, MAX_LINE);
+                for (String s = reader.readLine(); s != null; s = reader.readLine()) {
+                    lineNumber = reader.lineNumber();
+                    int rules = ALL;
+                    if (prefilter) {
+                        rules = LITERALS.scan(s) | armed()
+                                | startBits(s.isEmpty() ? -1 : s.charAt(0), s.length() < 2 ? -1 : s.charAt(1));
+                    }
+                    dispatch(s, rules, reader.truncated());
+                }
+                replacements = reader.replacements();
+            }
         }
-        if (sink.dropped() > 0) {
-            result.problem(new ParseProblem.Truncated(input.path(), reader.lineNumber(),
-                    "kept the first " + FactSink.MAX_FACTS + " distinct facts; " + sink.dropped() + " more were dropped"));
+
+        /**
+         * ASCII-compatible text: one loop over the bytes steps the automaton and finds line ends ({@code \n},
+         * {@code \r\n}, a lone {@code \r}); a line is decoded only when a rule wants it, or when it holds non-ASCII
+         * bytes (to count undecodable ones) or is longer than the cap (to report it).
+         */
+        void readBytes(int skip, Charset cs) throws IOException {
+            int[] classOf = LITERALS.classTable();
+            int[] next = LITERALS.transitions();
+            int[] bitsOf = LITERALS.bitTable();
+            byte[] buf = new byte[CHUNK + MAX_LINE_BYTES];
+            try (InputStream in = input.openBytes()) {
+                in.skipNBytes(skip);
+                int len = 0;          // bytes in buf
+                int lineStart = 0;    // where the current line's kept bytes start
+                boolean overLong = false; // the current line had more than MAX_LINE_BYTES; only its first ones are kept
+                boolean pendingCr = false;
+                boolean high = false;
+                int state = 0;
+                int found = 0;
+                int pos = 0;
+                while (true) {
+                    if (pos >= len) {
+                        // keep the current line's start (at most MAX_LINE_BYTES of it), then refill
+                        int kept = Math.min(len - lineStart, MAX_LINE_BYTES);
+                        if (len - lineStart > MAX_LINE_BYTES) {
+                            overLong = true;
+                        }
+                        System.arraycopy(buf, lineStart, buf, 0, kept);
+                        lineStart = 0;
+                        len = kept;
+                        pos = kept;
+                        int n = in.readNBytes(buf, len, CHUNK);
+                        if (n <= 0) {
+                            break;
+                        }
+                        len += n;
+                    }
+                    byte b = buf[pos];
+                    if (b == '\n' || b == '\r') {
+                        if (b == '\n' && pendingCr) {
+                            pendingCr = false;
+                            lineStart = ++pos;
+                            continue;
+                        }
+                        lineNumber++;
+                        endLine(buf, lineStart, pos, overLong, high, found, cs);
+                        pendingCr = b == '\r';
+                        lineStart = ++pos;
+                        overLong = false;
+                        high = false;
+                        state = 0;
+                        found = 0;
+                        continue;
+                    }
+                    pendingCr = false;
+                    high |= b < 0;
+                    state = next[state + classOf[b & 0xff]];
+                    found |= bitsOf[state];
+                    pos++;
+                }
+                if (len > lineStart || overLong) {
+                    lineNumber++;
+                    endLine(buf, lineStart, len, overLong, high, found, cs);
+                }
+            }
         }
-        sink.facts().forEach(result::fact);
-        return result.build();
+
+        private void endLine(byte[] buf, int start, int end, boolean overLong, boolean high, int found, Charset cs) {
+            int keptEnd = Math.min(end, start + MAX_LINE_BYTES);
+            boolean longer = overLong || end - start > MAX_LINE;
+            int rules = ALL;
+            if (prefilter) {
+                rules = found | armed() | startBits(keptEnd > start ? buf[start] : -1, keptEnd > start + 1 ? buf[start + 1] : -1);
+                if (rules == 0 && !high && !longer) {
+                    return; // nothing any rule looks for: the common case, no decoding, no objects
+                }
+            }
+            String text = new String(buf, start, keptEnd - start, cs);
+            if (high) {
+                // within the cap only: a multi-byte character cut at the byte cap is no undecodable byte
+                for (int i = 0, n = Math.min(text.length(), MAX_LINE); i < n; i++) {
+                    if (text.charAt(i) == '\uFFFD') {
+                        replacements++;
+                    }
+                }
+            }
+            boolean truncated = overLong || text.length() > MAX_LINE;
+            if (text.length() > MAX_LINE) {
+                text = text.substring(0, MAX_LINE);
+            }
+            if (rules != 0) {
+                dispatch(text, rules, truncated);
+            } else if (truncated && longLines++ < MAX_LONG_LINE_PROBLEMS) {
+                result.problem(new ParseProblem.MalformedInput(input.at(lineNumber, ""),
+                        "line longer than " + MAX_LINE + " characters; only its start was read"));
+            }
+        }
+
+        ParseResult finish() {
+            libraries.finish(sink);
+            gpus.finish(sink);
+            if (longLines > MAX_LONG_LINE_PROBLEMS) {
+                result.problem(new ParseProblem.MalformedInput(input.at(lineNumber, ""),
+                        (longLines - MAX_LONG_LINE_PROBLEMS) + " more lines longer than " + MAX_LINE + " characters"));
+            }
+            if (replacements > 0) {
+                result.problem(new ParseProblem.UnreadableText(input.path(),
+                        replacements + " characters could not be decoded and were replaced"));
+            }
+            if (sink.dropped() > 0) {
+                result.problem(new ParseProblem.Truncated(input.path(), lineNumber,
+                        "kept the first " + FactSink.MAX_FACTS + " distinct facts; " + sink.dropped() + " more were dropped"));
+            }
+            sink.facts().forEach(result::fact);
+            return result.build();
+        }
     }
 }

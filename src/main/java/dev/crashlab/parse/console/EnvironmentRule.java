@@ -1,5 +1,6 @@
 package dev.crashlab.parse.console;
 
+import dev.crashlab.fact.BuildInfo;
 import dev.crashlab.fact.GpuDevice;
 import dev.crashlab.fact.Platform;
 import dev.crashlab.fact.VersionFact;
@@ -39,10 +40,49 @@ final class EnvironmentRule {
             "(?:Your CPU supports instructions that this TensorFlow binary was not compiled to use|To enable the following instructions)"
                     + ":? ((?:[A-Z][A-Z0-9_.]{1,20} ?){1,20})");
 
+    // "TensorFlow version: 2.9.1", "torch version 2.1.0+cu121", "torch.__version__ = 1.13.1", "Python version: 3.10.12"
+    private static final Pattern PRINTED_VERSION = Pattern.compile(
+            "^\\s{0,8}(?i:(tensorflow|tf|pytorch|torch|keras|jax|numpy|python))(?:\\.__version__| version)\\s{0,4}[:=]?\\s{0,4}"
+                    + "v?(\\d{1,3}\\.\\d{1,4}(?:\\.\\d{1,6})?(?:[\\w.+-]{0,40}))\\s*$");
+    // an interpreter started from a Windows path: "C:\Users\me\venv\Scripts\python.exe C:/x/train.py"
+    private static final Pattern WINDOWS_PYTHON = Pattern.compile("(?i)(?:^|[\\s\"'])[A-Z]:[\\\\/][^\"'|]{0,400}?[\\\\/]python[w\\d.]{0,5}\\.exe\\b");
+    // TF's loader naming the CUDA libraries it wants: the build is a GPU build, whatever this machine has
+    private static final Pattern TF_DSO = Pattern.compile(
+            "(?:tensorflow|tsl|xla)/\\S{0,200}dso_loader\\.cc:\\d{1,6}\\] (?:Successfully opened dynamic library|Could not load dynamic library) '?(?:lib)?(cudart|cudnn|cublas)");
+
+    /** Every literal one of this rule's checks needs (the reading pass's prefilter looks for these first). */
+    static final String[] LITERALS = {"Loaded runtime CuDNN library", "cuDNN version incompatibility", "Created ", "memoryClockRate",
+        "computeCapability: ", "kernel reported version is", "==", "cuda", "CUDA", "cudnn", "TensorFlow binary",
+        "To enable the following instructions", "version", ".exe", "dso_loader"};
+
     /** Reads the environment facts the line states. */
     void apply(ConsoleLine line, FactSink out) {
         String t = line.text;
         Matcher m;
+        if (t.contains("version") && t.length() < 200) {
+            m = PRINTED_VERSION.matcher(t);
+            if (m.matches()) {
+                String who = m.group(1).toLowerCase(Locale.ROOT);
+                String component = switch (who) {
+                    case "tf" -> "tensorflow";
+                    case "pytorch" -> "torch";
+                    default -> who;
+                };
+                version(line, component, m.group(2), "log: printed version", out);
+            }
+        }
+        if (t.contains(".exe") && t.indexOf(':') > 0) {
+            m = WINDOWS_PYTHON.matcher(t);
+            if (m.find()) {
+                out.add(new Platform(null, "windows", null, null, null, List.of(), List.of()), line.ref());
+            }
+        }
+        if (t.contains("dso_loader")) {
+            m = TF_DSO.matcher(t);
+            if (m.find()) {
+                out.add(new BuildInfo("tensorflow", null, null, null, false, List.of()), line.ref());
+            }
+        }
         if (t.contains("Loaded runtime CuDNN library")) {
             m = CUDNN_TF.matcher(t);
             if (m.find()) {

@@ -8,7 +8,8 @@ import java.util.regex.Pattern;
 /**
  * Reads exit statuses in every spelling: IDE and shell "exit code" lines (any language, as long as the
  * {@code -1073740791 (0xC0000409)} pair is there), {@code errorcode 3221225501}, the shell's {@code Killed} /
- * {@code Segmentation fault (core dumped)}, and Python's {@code Fatal Python error} / {@code Windows fatal exception}.
+ * {@code Segmentation fault (core dumped)} (also macOS's {@code Abort trap: 6}, zsh's {@code zsh: illegal hardware
+ * instruction} and the French, German, Spanish and Russian names such as {@code Abandon (core dumped)}), and Python's {@code Fatal Python error} / {@code Windows fatal exception}.
  */
 final class ExitStatusRule {
 
@@ -25,6 +26,20 @@ final class ExitStatusRule {
     private static final Pattern SHELL = Pattern.compile(
             "^(?:.{0,200}?: line \\d+: +\\d+ +)?(Killed|Segmentation fault|Illegal instruction|Aborted|Bus error"
                     + "|Floating point exception|Terminated)(?: \\(core dumped\\))?(?: {2,}.*)?$");
+    // macOS's shell names the signal and its number: "Abort trap: 6", "Segmentation fault: 11", "Killed: 9"
+    private static final Pattern MAC_SHELL = Pattern.compile(
+            "^(?:.{0,200}?: line \\d+: +\\d+ +)?(Abort trap|Segmentation fault|Illegal instruction|Bus error|Killed"
+                    + "|Floating point exception|Trace/BPT trap|Terminated): \\d{1,2}(?: {1,}.*)?$");
+    // zsh: "zsh: illegal hardware instruction  python train.py", "[1]    4242 killed     python train.py"
+    private static final Pattern ZSH = Pattern.compile(
+            "^(?:zsh: |\\[\\d{1,4}\\] {1,8}[+-]? {0,4}\\d{1,9} {1,8})(illegal hardware instruction|segmentation fault|killed|abort"
+                    + "|bus error|floating point exception|trace trap|terminated)(?: {1,}.*)?$");
+    // the shell's message in other locales (glibc's translated signal names; bash appends the core-dump note)
+    private static final Pattern LOCALIZED_SHELL = Pattern.compile(
+            "^(?:.{0,200}?: \\w{1,10} \\d+: +\\d+ +)?(Abandon|Erreur de segmentation|Instruction illégale|Processus arrêté"
+                    + "|Abgebrochen|Speicherzugriffsfehler|Ungültiger Maschinenbefehl|Getötet"
+                    + "|Abortado|Violación de segmento|Instrucción ilegal"
+                    + "|Аварийный останов|Ошибка сегментирования|Недопустимая инструкция|Убито)(?: \\([^()]{1,60}\\))?(?: {2,}.*)?$");
     private static final Pattern FATAL_PYTHON = Pattern.compile(
             "Fatal Python error: (Segmentation fault|Illegal instruction|Aborted|Bus error|Floating point exception)");
     private static final Pattern WINDOWS_FATAL = Pattern.compile(
@@ -100,24 +115,74 @@ final class ExitStatusRule {
             m = SHELL.matcher(t.strip());
             if (m.matches()) {
                 signal(line, shellSignal(m.group(1)), out);
+                return;
+            }
+            m = MAC_SHELL.matcher(t.strip());
+            if (m.matches()) {
+                signal(line, shellSignal(m.group(1)), out);
+                return;
             }
         }
+        if (t.length() < 600 && (t.startsWith("zsh: ") || t.startsWith("[") && containsAny(t, ZSH_JOB_WORDS))) {
+            m = ZSH.matcher(t.strip());
+            if (m.matches()) {
+                signal(line, shellSignal(m.group(1)), out);
+                return;
+            }
+        }
+        if (t.length() < 600 && startsLocalizedShellWord(t)) {
+            m = LOCALIZED_SHELL.matcher(t.strip());
+            if (m.matches()) {
+                signal(line, shellSignal(m.group(1)), out);
+            }
+        }
+    }
+
+    /** The words of a zsh job report ({@code [1]    4242 killed     python train.py}). */
+    static final String[] ZSH_JOB_WORDS = {" killed", " segmentation fault", " illegal hardware instruction", " abort",
+        " bus error", " floating point exception", " trace trap", " terminated"};
+
+    /** Every literal one of this rule's patterns needs (the reading pass's prefilter looks for these first). */
+    static final String[] LITERALS = {"exit", "Exit", "EXIT", "returned non-zero", "(0x", "(0X", "xception", "XCEPTION",
+        "Fatal Python error: ", "rror code", "rrorcode", "RROR CODE", "RRORCODE", "rror Code", "rrorCode",
+        "Windows fatal exception: ", "Killed", "Segmentation fault", "Illegal instruction", "Aborted", "Bus error",
+        "Floating point exception", "Terminated", "Abort trap", "Trace/BPT trap", "zsh: "};
+
+    static boolean containsAny(String t, String[] words) {
+        for (String w : words) {
+            if (t.contains(w)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The words {@link #startsLocalizedShellWord} looks for: glibc's signal names in French, German, Spanish, Russian. */
+    static final String[] LOCALIZED_WORDS = {"Abandon", "Erreur de segmentation", "Instruction illégale", "Processus arrêté",
+        "Abgebrochen", "Speicherzugriffsfehler", "Ungültiger Maschinenbefehl", "Getötet", "Abortado", "Violación de segmento",
+        "Instrucción ilegal", "Аварийный останов", "Ошибка сегментирования", "Недопустимая инструкция", "Убито"};
+
+    private static boolean startsLocalizedShellWord(String t) {
+        return containsAny(t, LOCALIZED_WORDS);
     }
 
     private static boolean startsShellWord(String t) {
         return t.contains("Killed") || t.contains("Segmentation fault") || t.contains("Illegal instruction")
                 || t.contains("Aborted") || t.contains("Bus error") || t.contains("Floating point exception")
-                || t.contains("Terminated");
+                || t.contains("Terminated") || t.contains("Abort trap") || t.contains("Trace/BPT trap");
     }
 
     private static String shellSignal(String word) {
         return switch (word) {
-            case "Killed" -> "SIGKILL";
-            case "Segmentation fault" -> "SIGSEGV";
-            case "Illegal instruction" -> "SIGILL";
-            case "Aborted" -> "SIGABRT";
-            case "Bus error" -> "SIGBUS";
-            case "Floating point exception" -> "SIGFPE";
+            case "Killed", "killed", "Processus arrêté", "Getötet", "Убито" -> "SIGKILL";
+            case "Segmentation fault", "segmentation fault", "Erreur de segmentation", "Speicherzugriffsfehler",
+                 "Violación de segmento", "Ошибка сегментирования" -> "SIGSEGV";
+            case "Illegal instruction", "illegal hardware instruction", "Instruction illégale", "Ungültiger Maschinenbefehl",
+                 "Instrucción ilegal", "Недопустимая инструкция" -> "SIGILL";
+            case "Aborted", "Abort trap", "abort", "Abandon", "Abgebrochen", "Abortado", "Аварийный останов" -> "SIGABRT";
+            case "Bus error", "bus error" -> "SIGBUS";
+            case "Floating point exception", "floating point exception" -> "SIGFPE";
+            case "Trace/BPT trap", "trace trap" -> "SIGTRAP";
             default -> "SIGTERM";
         };
     }

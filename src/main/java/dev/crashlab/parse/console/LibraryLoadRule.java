@@ -36,7 +36,16 @@ final class LibraryLoadRule {
     private static final Pattern WINDOWS_CUDA_DLL = Pattern.compile("^(cudart|cudnn|cublas|cublasLt|cufft|curand|cusolver|cusparse|nvinfer)64_(\\d{1,3})\\.dll$");
     private static final Pattern LINUX_CUDA_SO = Pattern.compile("^lib(cudart|cudnn|cublas|cublasLt|cufft|curand|cusolver|cusparse|nvinfer)\\.so\\.(\\d{1,2}(?:\\.\\d{1,2}){0,2})$");
 
+    /** Every literal one of this rule's checks needs (the reading pass's prefilter looks for these first). */
+    static final String[] LITERALS = {"Successfully opened", "Could not load dynamic library", "Could not locate", "Could not find",
+        "load", "Load", "find", "locate", "WinError", ".so", "LOAD"};
+
     private ConsoleLine pendingWinError;
+
+    /** Tells whether a wrapped message waits for its next line. */
+    boolean armed() {
+        return pendingWinError != null;
+    }
     private String pendingCode;
 
     /** Reads at most one load failure, and the CUDA library versions, from the line. */

@@ -34,6 +34,21 @@ final class LogLineRule {
     private static final Pattern PY_WARNING = Pattern.compile("^(.{1,500}?\\.py):(\\d{1,7}): (\\w{0,60}Warning): (.*)$");
     private static final Pattern DISPLAY = Pattern.compile("Display driver (\\S{1,60}) stopped responding and has (?:successfully )?recovered");
 
+    /**
+     * Every literal one of this rule's checks needs (the reading pass's prefilter looks for these first); a line
+     * starting {@code W }, {@code E }, {@code F } or a glog {@code E1209} is a candidate by its first bytes.
+     */
+    static final String[] LITERALS = {": E ", ": W ", ": F ", "Check failed: ", "corrupt", "(): ", "terminate called",
+        ") Unknown", ") Internal", ") Resource exhausted", ") Invalid argument", ") Not found", ") Failed precondition",
+        ") Aborted", ") Unavailable", ") Cancelled", ") Unimplemented", ") Data loss", ") Out of range", ") Already exists",
+        ") Permission denied", ") Deadline exceeded", ") Unauthenticated", "Warning:", "ERROR", "CRITICAL", "FATAL", "WARNING",
+        "Display driver "};
+
+    /** Tells whether a line's first two characters can start a TF or glog line ({@code W }, {@code E1209}). */
+    static boolean candidateStart(int first, int second) {
+        return (first == 'W' || first == 'E' || first == 'F') && (second == ' ' || (second >= '0' && second <= '9'));
+    }
+
     /** Reads at most one log line from the line. */
     void apply(ConsoleLine line, FactSink out) {
         String t = line.text;

@@ -29,6 +29,10 @@ final class MemoryRule {
     private static final Pattern NUMPY = Pattern.compile("Unable to allocate ([\\d.]{1,12} ?[KMGTP]?i?B)");
     private static final Pattern CPU_ALLOC = Pattern.compile("not enough memory: you tried to allocate (\\d{1,20} bytes)");
 
+    /** Every literal one of this rule's checks needs (the reading pass's prefilter looks for these first). */
+    static final String[] LITERALS = {"memory", "Memory", "OOM", "MEMORY", "bad_alloc", "allocate", "paging file is too small",
+        "Файл подкачки слишком мал", "Killed"};
+
     private long lastMemoryMention = -1_000_000;
 
     /** Reads at most one memory shortage from the line. */
@@ -78,6 +82,11 @@ final class MemoryRule {
                 emit(line, where, m.group(1), null, null, t.contains("CUDA_ERROR_OUT_OF_MEMORY") ? "CUDA_ERROR_OUT_OF_MEMORY" : null, out);
                 return;
             }
+        }
+        if (t.contains("out of memory") && (t.contains("THCudaCheck FAIL") || t.contains("cuda runtime error (2)"))) {
+            // PyTorch 0.x/1.x: "THCudaCheck FAIL file=... error=2 : out of memory", "cuda runtime error (2) : out of memory"
+            emit(line, "gpu", null, null, null, "CUDA out of memory (cudaErrorMemoryAllocation)", out);
+            return;
         }
         if (t.contains("CUDA_ERROR_OUT_OF_MEMORY") || t.contains("CUDA out of memory") || t.contains("OutOfMemoryError")
                 || t.contains("cudaErrorMemoryAllocation")) {

@@ -26,7 +26,16 @@ final class TracebackTracker {
             "^((?:[A-Za-z_]\\w{0,60}\\.){0,10}[A-Z]\\w{0,80}(?:Error|Exception|Exit|Interrupt))(?:: ?(.*))?$");
     private static final Pattern SEE_ABOVE = Pattern.compile("^(\\w{1,100}Error) \\(see above for traceback\\): ?(.*)$");
 
+    /** Every literal a line outside a traceback needs for this tracker to act (the prefilter looks for these first). */
+    static final String[] LITERALS = {"Traceback (most recent call last)", "File ", "see above for traceback", "Error", "Exception",
+        "Exit", "Interrupt"};
+
     private boolean inTrace;
+
+    /** Tells whether a traceback is open (then every line matters: frames, code lines, the exception line). */
+    boolean armed() {
+        return inTrace;
+    }
     private final ArrayDeque<Frame> frames = new ArrayDeque<>();
 
     /** Feeds one line. */

@@ -43,7 +43,9 @@ public final class CondaListParser implements ArtifactParser {
             if (text.startsWith("#")) {
                 Matcher h = HEADER.matcher(text);
                 if (h.matches()) {
-                    platform.family(familyOfPath(h.group(1).strip()), input.at(number, text));
+                    String path = h.group(1).strip();
+                    platform.family(familyOfPath(path), input.at(number, text));
+                    out.fact(new VersionFact("conda-env-path", path, ORIGIN, List.of(input.at(number, text))));
                 }
                 return;
             }
@@ -53,6 +55,7 @@ public final class CondaListParser implements ArtifactParser {
             }
             SourceRef ref = input.at(number, text);
             CondaRows.emit(out, row, ORIGIN, ref);
+            platform.family(PackageFacts.osFamilyOf(row.name()), ref);
             if (row.name().equals("python")) {
                 pythonRow[0] = true;
                 platform.python(row.version(), ref);

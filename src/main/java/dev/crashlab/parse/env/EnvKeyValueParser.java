@@ -41,6 +41,8 @@ public final class EnvKeyValueParser implements ArtifactParser {
             Map.entry("driver", Key.DRIVER), Map.entry("nvidia-driver", Key.DRIVER), Map.entry("driver-version", Key.DRIVER),
             Map.entry("gpu-driver", Key.DRIVER), Map.entry("nvidia-driver-version", Key.DRIVER),
             Map.entry("display-driver", Key.DRIVER),
+            Map.entry("container", Key.CONTAINER), Map.entry("container-image", Key.CONTAINER),
+            Map.entry("docker-image", Key.CONTAINER), Map.entry("docker", Key.CONTAINER),
             Map.entry("gpu", Key.GPU), Map.entry("gpus", Key.GPU), Map.entry("graphics-card", Key.GPU),
             Map.entry("graphics", Key.GPU), Map.entry("video-card", Key.GPU), Map.entry("gpu-model", Key.GPU),
             Map.entry("gpu-models", Key.GPU), Map.entry("gpu-name", Key.GPU), Map.entry("card", Key.GPU),
@@ -54,11 +56,12 @@ public final class EnvKeyValueParser implements ArtifactParser {
     private static final Pattern GPU_COUNT = Pattern.compile("^(\\d{1,3}) ?[x×] ?(.+)$", Pattern.CASE_INSENSITIVE);
     private static final Pattern GPU_MEMORY = Pattern.compile("^(.*?)\\s*\\b(\\d{1,6}(?:\\.\\d{1,2})?) ?(GB|GiB|G|MB|MiB)$", Pattern.CASE_INSENSITIVE);
     private static final Pattern TORCH_WHEEL_INDEX = Pattern.compile("/whl/(?:(cu\\d{2,3})|(cpu))\\b");
+    private static final Pattern TORCH_WHEEL_TAG = Pattern.compile("(?<![\\w.-])torch-(\\d{1,2}\\.\\d{1,2}(?:\\.\\d{1,3})?)\\+(?:cu(\\d{2,3})|(cpu))\\b");
     private static final Pattern REMARK = Pattern.compile("\\s*\\([^()]{0,200}\\)\\s*$");
     private static final Set<String> NO_GPU = Set.of("none", "no", "no gpu", "cpu", "cpu only", "n/a", "-", "0");
 
     /** What a key states. */
-    private enum Key { OS, PYTHON, TENSORFLOW, TORCH, CUDA, CUDNN, DRIVER, GPU, CPU, CPU_FLAGS, ARCH }
+    private enum Key { OS, PYTHON, TENSORFLOW, TORCH, CUDA, CUDNN, DRIVER, GPU, CPU, CPU_FLAGS, ARCH, CONTAINER }
 
     @Override
     public String name() {
@@ -101,6 +104,7 @@ public final class EnvKeyValueParser implements ArtifactParser {
             }
             libraries(out, value, ref);
             pins(out, key, value, ref);
+            torchWheelTag(out, key, value, ref);
             return;
         }
         String version = VersionText.leading(value);
@@ -130,6 +134,13 @@ public final class EnvKeyValueParser implements ArtifactParser {
             case CUDNN -> version(out, "cudnn", version, ref);
             case DRIVER -> version(out, "nvidia-driver", version, ref);
             case GPU -> gpus(out, value, ref);
+            case CONTAINER -> {
+                // "nvcr.io/nvidia/pytorch:23.09-py3 (docker run without --shm-size)": the image reference is the first word
+                String image = value.split("\\s+")[0];
+                if (image.indexOf(':') > 0 || image.indexOf('/') > 0) {
+                    out.fact(new VersionFact("container-image", image, ORIGIN, List.of(ref)));
+                }
+            }
         }
         if (known != Key.CUDNN && known != Key.CUDA) {
             libraries(out, value, ref);
@@ -183,6 +194,21 @@ public final class EnvKeyValueParser implements ArtifactParser {
         String cuda = VersionText.cudaFromLibrary(value);
         if (cuda != null) {
             out.fact(new VersionFact("cuda-runtime", cuda, ORIGIN + ": library name", List.of(ref)));
+        }
+    }
+
+    /**
+     * Reads a {@code torch-1.8.0+cu111} wheel tag in another package's value ({@code torch_scatter: wheel from
+     * .../whl/torch-1.8.0+cu111.html}): that package's binary was built for that torch and CUDA.
+     */
+    private static void torchWheelTag(ParseResult.Builder out, String key, String value, SourceRef ref) {
+        if (key.isEmpty() || key.equals("torch") || !value.contains("torch-")) {
+            return;
+        }
+        Matcher m = TORCH_WHEEL_TAG.matcher(value);
+        if (m.find()) {
+            out.fact(m.group(3) != null ? new BuildInfo(key, null, null, null, true, List.of(ref))
+                    : new BuildInfo(key, null, VersionText.compactCuda(m.group(2)), null, false, List.of(ref)));
         }
     }
 

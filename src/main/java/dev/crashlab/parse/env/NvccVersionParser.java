@@ -24,6 +24,8 @@ public final class NvccVersionParser implements ArtifactParser {
      * toolkits (up to CUDA 10.2) did too, so an abbreviation means Linux only from CUDA 11 on.
      */
     private static final Pattern BUILT_ON = Pattern.compile("^Built on \\w{3}_\\w{3}_{1,2}\\d{1,2}_[\\d:]{8}_([A-Za-z_]{2,40})_\\d{4}$");
+    private static final Pattern GCC_DISTRIBUTION = Pattern.compile(
+            "^gcc \\((Ubuntu|Debian|Red Hat|SUSE Linux)[^)]{0,100}?(?:~(\\d{2}\\.\\d{2}))?\\)");
     private static final Pattern GCC = Pattern.compile("^gcc(?:\\.exe)?(?: \\([^)]{0,200}\\))? (\\d{1,3}\\.\\d{1,3}(?:\\.\\d{1,3})?)");
 
     @Override
@@ -64,6 +66,15 @@ public final class NvccVersionParser implements ArtifactParser {
             m = GCC.matcher(t);
             if (m.find()) {
                 out.fact(new VersionFact("gcc", m.group(1), "gcc --version", List.of(input.at(number, text))));
+                // a distribution's gcc names it: "gcc (Ubuntu 13.1.0-8ubuntu1~22.04) 13.1.0" is Ubuntu 22.04's package
+                Matcher d = GCC_DISTRIBUTION.matcher(t);
+                if (d.find()) {
+                    if (d.group(1).equals("Ubuntu") && d.group(2) != null) {
+                        platform.os("Ubuntu " + d.group(2), input.at(number, text));
+                    } else {
+                        platform.family("linux", input.at(number, text));
+                    }
+                }
             }
         });
         if (zone[0] != null) {

@@ -49,7 +49,25 @@ final class PackageFacts {
     private static final Pattern NVIDIA_WHEEL = Pattern.compile("nvidia-([a-z0-9-]{2,40}?)(?:-cu\\d{2,3})?");
     private static final Pattern TORCH_LOCAL = Pattern.compile("\\+(?:cu(\\d{2,3})|(cpu))\\b");
 
+    /**
+     * Packages published for one OS only, so a listing that holds one states the OS family. Sources: the
+     * platform folders (linux-64, win-64, osx-64 ...) each conda package is published for, and the wheel tags on
+     * PyPI ({@code nvidia-nccl-*} ships manylinux wheels only: NCCL has no Windows build).
+     */
+    private static final Map<String, String> ONE_OS_PACKAGES = Map.ofEntries(
+            Map.entry("libgcc-mutex", "linux"), Map.entry("libgcc-ng", "linux"), Map.entry("libstdcxx-ng", "linux"),
+            Map.entry("ld-impl-linux-64", "linux"), Map.entry("ld-impl-linux-aarch64", "linux"),
+            Map.entry("sysroot-linux-64", "linux"), Map.entry("libgomp", "linux"),
+            Map.entry("nvidia-nccl-cu11", "linux"), Map.entry("nvidia-nccl-cu12", "linux"), Map.entry("nvidia-nccl-cu13", "linux"),
+            Map.entry("vs2015-runtime", "windows"), Map.entry("vc14-runtime", "windows"), Map.entry("ucrt", "windows"),
+            Map.entry("m2w64-gcc-libs", "windows"), Map.entry("pywin32", "windows"));
+
     private PackageFacts() {}
+
+    /** Returns the OS family a package implies ({@code linux}, {@code windows}) when it exists for one OS only, else null. */
+    static String osFamilyOf(String rawName) {
+        return ONE_OS_PACKAGES.get(VersionText.packageName(rawName));
+    }
 
     /**
      * Adds the facts of package {@code rawName} at {@code version}, stated at {@code ref}; does nothing when

@@ -33,6 +33,7 @@ public final class PipListParser implements ArtifactParser {
     @Override
     public ParseResult parse(ParseInput input) throws IOException {
         ParseResult.Builder out = new ParseResult.Builder();
+        PlatformDraft platform = new PlatformDraft();
         ArtifactLines.forEach(input, ArtifactLines.SHORT_LINES, out, (number, text) -> {
             String t = text.strip();
             if (t.isEmpty() || t.length() > 1000) {
@@ -46,7 +47,9 @@ public final class PipListParser implements ArtifactParser {
                 }
             }
             PackageFacts.emit(out, m.group(1), m.group(2), ORIGIN, input.at(number, text));
+            platform.family(PackageFacts.osFamilyOf(m.group(1)), input.at(number, text));
         });
+        platform.emit(out);
         return out.build();
     }
 }

@@ -41,13 +41,18 @@ final class DeviceDraft {
         this.source = source;
     }
 
-    /** Keeps a value printed as ERR!/N/A under the field's name, and tells whether it was one. */
+    /**
+     * Tells whether a value is one of the "no value" spellings (ERR!, N/A, [Not Supported] ...), keeping it under the
+     * field's name only when it is an error (ERR!, Unknown Error, GPU is lost): N/A is no evidence of anything.
+     */
     boolean keepUnavailable(String field, String value) {
-        if (SmiValues.unavailable(value) && unavailable.size() < 64) {
-            unavailable.putIfAbsent(field, value.trim());
-            return true;
+        if (!SmiValues.unavailable(value)) {
+            return false;
         }
-        return false;
+        if (SmiValues.error(value) && unavailable.size() < 64) {
+            unavailable.putIfAbsent(field, value.trim());
+        }
+        return true;
     }
 
     /** Adds a throttle reason once, bounded, since hostile input may repeat one forever. */

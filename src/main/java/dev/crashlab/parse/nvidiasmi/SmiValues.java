@@ -25,6 +25,24 @@ final class SmiValues {
      * {@code [Not Supported]}, {@code Unknown Error}...), which callers keep as printed instead of a number.
      */
     static boolean unavailable(String v) {
+        return noValue(v);
+    }
+
+    /**
+     * Tells whether a value is an error nvidia-smi printed ({@code ERR!}, {@code [Unknown Error]}, {@code GPU is lost}):
+     * the driver failed to read the field. {@code N/A} and {@code [Not Supported]} are not errors: the GPU or driver
+     * has no such value (an idle GeForce reports N/A for fan, ECC or processes as a matter of course).
+     */
+    static boolean error(String v) {
+        if (v == null) {
+            return false;
+        }
+        String l = v.trim().toLowerCase(Locale.ROOT);
+        return l.startsWith("err") || l.startsWith("[err") || l.contains("unknown error") || l.contains("gpu is lost")
+                || l.contains("gpu requires reset");
+    }
+
+    private static boolean noValue(String v) {
         if (v == null) {
             return false;
         }

@@ -84,7 +84,10 @@ public final class WindowsEventTyping {
         Typing(WindowsEvent e, EvidenceLocator at) {
             this.e = e;
             this.at = at;
-            this.positional = !e.data().isEmpty() && e.data().keySet().stream().allMatch(k -> k.matches("Data\\d{1,4}"));
+            // classic events carry unnamed <Data> plus an optional <Binary> blob (real Application Error 1000, Application
+            // Hang 1002 and WER 1001 records all have one, often empty): the blob is no name, so the data stays positional
+            this.positional = e.data().keySet().stream().anyMatch(k -> k.matches("Data\\d{1,4}"))
+                    && e.data().keySet().stream().allMatch(k -> k.matches("Data\\d{1,4}") || k.matches("(?i)Binary\\d{0,2}"));
             this.lines = e.message() == null ? List.of() : e.message().lines().limit(5000).toList();
         }
 

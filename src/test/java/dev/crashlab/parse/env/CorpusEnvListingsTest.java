@@ -47,32 +47,19 @@ class CorpusEnvListingsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The fewest expected fields that must be found, of all fields in all expected files. */
-    static final int MIN_MATCHED = 209;
+    static final int MIN_MATCHED = 218;
 
-    /** Expected fields not found, as {@code file-stem#key}, each with the reason. */
+    /**
+     * Expected fields not found, as {@code file-stem#key}, each with the reason. Only values the file itself does
+     * not state may be listed here (issue 11: no explained misses for values the file states).
+     */
     static final Map<String, String> KNOWN_MISSES = Map.ofEntries(
-            // conda list without the "# packages in environment at" header: nothing in the rows names the OS
-            // (the expected value is read from linux-64 build hashes / the issue title, which no parser can know)
-            Map.entry("conda_list-linux-2024-conda-forge-cuda12-split-packages#os", "no OS evidence in a headerless cut"),
-            Map.entry("conda_list-linux-headerless-cudatoolkit10.1-cudnn7.6.5#os", "no OS evidence in a headerless cut"),
-            // the environment's path has no place in the fact vocabulary (Platform has no field for it)
-            Map.entry("conda_list-win-2018-cudatoolkit8-cudnn6-pip-markers#conda_env_path", "no fact field for an env path"),
+            // a headerless middle cut of a conda list (blosc .. cupti): no row is a one-OS package and no path is
+            // shown; the expected "Linux" comes from the issue's title, not the file
+            Map.entry("conda_list-linux-headerless-cudatoolkit10.1-cudnn7.6.5#os", "the OS is stated by the issue title only"),
             // nvcc 7.5 stamps "CDT" like macOS toolkits (CUDA <= 10.2 shipped for macOS too), so the zone alone
-            // does not tell Linux; the other cue is a shell prompt, which is not evidence we read
-            Map.entry("nvcc-linux-cuda7.5-with-prompt#os", "pre-CUDA-11 time zone stamp is ambiguous (Linux or macOS)"),
-            // "Ubuntu 22.04" is stated in the issue, not the file (only "~22.04" inside gcc's package version)
-            Map.entry("nvcc-ubuntu22.04-cuda12.5-with-gcc#os", "the distribution is not stated by the file"),
-            // the only OS cue is a "user@host:~$" shell prompt, which macOS and WSL print too
-            Map.entry("pip_list-linux-torch-nightly-nvidia-cu11-wheels#os", "a shell prompt is not OS evidence"),
-            // The tf_version file is a PyCharm run: it sniffs as CONSOLE_LOG and the console-log parser reads it,
-            // not an environment parser. That parser does not read "TensorFlow version: 2.9.1" or infer the OS
-            // from .exe paths; "11.x" and "not CPU-only" are inferences from the wanted cudart64_110.dll; and it
-            // states the wanted DLL as cuda-runtime 11.0 where the expected file says no runtime is present.
-            Map.entry("tf_version-win-2.9.1-cudart64_110-missing#os", "console-log parser: no OS from .exe paths"),
-            Map.entry("tf_version-win-2.9.1-cudart64_110-missing#tensorflow", "console-log parser: printed version line not read"),
-            Map.entry("tf_version-win-2.9.1-cudart64_110-missing#tf_cuda_build", "console-log parser: 11.x is inferred from a DLL name"),
-            Map.entry("tf_version-win-2.9.1-cudart64_110-missing#cuda_runtime", "console-log parser: wanted DLL stated as a runtime"),
-            Map.entry("tf_version-win-2.9.1-cudart64_110-missing#is_cpu_only_build", "console-log parser: no BuildInfo from a log"));
+            // does not tell Linux; the other cue is a "user@host:~$" prompt, which macOS and WSL print too
+            Map.entry("nvcc-linux-cuda7.5-with-prompt#os", "pre-CUDA-11 time zone stamp and a shell prompt do not state the OS"));
 
     @Test
     void everyExpectedEnvironmentFactIsFound() throws IOException {
@@ -189,7 +176,12 @@ class CorpusEnvListingsTest {
             case "torch" -> version(facts, "torch", head);
             case "torch_pip_package" -> version(facts, "torch", v);
             case "torch_cuda_build" -> any(facts, BuildInfo.class, b -> b.framework().equals("torch") && v.equals(b.cudaVersion()));
-            case "tf_cuda_build" -> any(facts, BuildInfo.class, b -> b.framework().equals("tensorflow") && head.equals(b.cudaVersion()));
+            case "tf_cuda_build" -> any(facts, BuildInfo.class, b -> b.framework().equals("tensorflow") && head.equals(b.cudaVersion()))
+                    // "11.x (expects cudart64_110.dll)": TF's loader asking for a CUDA library states the build's CUDA major
+                    || head.endsWith(".x") && any(facts, VersionFact.class, f -> f.component().equals("cuda-runtime")
+                            && f.origin().startsWith("log: ") && f.origin().endsWith(" library")
+                            && f.version().startsWith(head.substring(0, head.length() - 1)));
+            case "conda_env_path" -> version(facts, "conda-env-path", v);
             case "tf_cudnn_build" -> any(facts, BuildInfo.class, b -> b.framework().equals("tensorflow") && head.equals(b.cudnnVersion()));
             case "tensorflow" -> version(facts, "tensorflow", head);
             case "cuda_available" -> version(facts, "torch-cuda-available", v);
@@ -251,7 +243,9 @@ class CorpusEnvListingsTest {
             case "torch" -> none(facts, VersionFact.class, f -> f.component().equals("torch") && f.origin().equals("collect_env"));
             case "torch_cuda_build" -> none(facts, BuildInfo.class, b -> b.framework().equals("torch") && b.cudaVersion() != null);
             case "cuda_available" -> none(facts, VersionFact.class, f -> f.component().equals("torch-cuda-available"));
-            case "cuda_runtime" -> none(facts, VersionFact.class, f -> f.component().equals("cuda-runtime"));
+            // a library a log failed to load states the CUDA wanted, not one present (SoftwareStack's convention)
+            case "cuda_runtime" -> none(facts, VersionFact.class, f -> f.component().equals("cuda-runtime")
+                    && !f.origin().equals("log: missing library"));
             case "cudnn" -> none(facts, VersionFact.class, f -> f.component().equals("cudnn"));
             case "nvidia_driver" -> none(facts, VersionFact.class, f -> f.component().equals("nvidia-driver"));
             case "cpu_avx" -> none(facts, Platform.class, p -> p.cpuFlags().contains("avx"));

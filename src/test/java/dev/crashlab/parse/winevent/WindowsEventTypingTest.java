@@ -67,6 +67,39 @@ class WindowsEventTypingTest {
     }
 
     @Test
+    void unnamedDataStaysPositionalBesideTheBinaryBlobRealRecordsCarry() {
+        // real .evtx records of Application Error 1000, Application Hang 1002 and WER 1001 end in <Binary/>
+        Map<String, String> crash = unnamed("python.exe", "3.10.11150.1013", "642d", "cudnn_cnn_infer64_8.dll", "8.9.2.26",
+                "6a", "c0000409", "0000000000001234", "2a0", "0x1", "C:\\py\\python.exe", "C:\\cuda\\cudnn_cnn_infer64_8.dll",
+                "11111111-2222-3333-4444-555555555555", "", "");
+        crash.put("Binary", "");
+        ApplicationFault f = (ApplicationFault) WindowsEventTyping.typed(event("Application Error", 1000, crash, null)).get(0);
+        assertThat(f.application()).isEqualTo("python.exe");
+        assertThat(f.module()).isEqualTo("cudnn_cnn_infer64_8.dll");
+        assertThat(f.exceptionCode()).isEqualTo("0xc0000409");
+
+        Map<String, String> hang = unnamed("python.exe", "3.10.0", "2408", "01d9", "4294967295", "C:\\py\\python.exe",
+                "8a9080b3-0857-407b-99e2-1b2b3494c5b6", "", "", "Cross-process");
+        hang.put("Binary", "430072006F00");
+        ApplicationFault h = (ApplicationFault) WindowsEventTyping.typed(event("Application Hang", 1002, hang, null)).get(0);
+        assertThat(h.event()).isEqualTo("hang");
+        assertThat(h.processId()).isEqualTo(0x2408L);
+        assertThat(h.reportId()).isEqualTo("8a9080b3-0857-407b-99e2-1b2b3494c5b6");
+
+        Map<String, String> wer = unnamed("", "0", "APPCRASH", "Not available", "0", "python.exe", "3.10", "5f", "nvcuda64.dll",
+                "31.0", "6a", "c0000005", "00001234", "", "");
+        wer.put("Binary", "");
+        WerReport w = (WerReport) WindowsEventTyping.typed(event("Windows Error Reporting", 1001, wer, null)).get(0);
+        assertThat(w.eventName()).isEqualTo("APPCRASH");
+        assertThat(w.application()).isEqualTo("python.exe");
+
+        // a named record with a Binary element is still read by name
+        Map<String, String> named = data("AppName", "trainer.exe", "ExceptionCode", "c0000005", "Binary", "");
+        assertThat(((ApplicationFault) WindowsEventTyping.typed(event("Application Error", 1000, named, null)).get(0))
+                .application()).isEqualTo("trainer.exe");
+    }
+
+    @Test
     void applicationErrorFromGermanChineseAndFrenchMessages() {
         String german = """
                 Fehlerhafter Anwendungsname: trainer.exe, Version: 2.0.0.0, Zeitstempel: 0x12345678
