@@ -16,7 +16,18 @@ import java.util.stream.IntStream;
  */
 public final class CpuConvBackend implements ConvBackend {
 
+    /** Whether this JVM was started with {@code --add-modules jdk.incubator.vector}. */
+    static final boolean VECTOR_API = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+
+    /** Output channels per group from which the packed products beat the direct loops. */
+    static final int GEMM_MIN_CHANNELS = 8;
+
+    /** Which loops run the passes: chosen per shape, or one kind forced (for tests that compare them). */
+    enum Kernels { AUTO, DIRECT, GEMM }
+
     private final ForkJoinPool pool;
+    private final Kernels kernels;
+    private final GemmConv.Tasks tasks;
     private long capBytes;
 
     /** A backend using every available core. */
@@ -26,7 +37,26 @@ public final class CpuConvBackend implements ConvBackend {
 
     /** A backend using {@code threads} worker threads. */
     public CpuConvBackend(int threads) {
+        this(threads, Kernels.AUTO);
+    }
+
+    CpuConvBackend(int threads, Kernels kernels) {
+        if (kernels == Kernels.GEMM && !VECTOR_API) {
+            throw new IllegalStateException("the packed kernels need --add-modules jdk.incubator.vector");
+        }
         this.pool = new ForkJoinPool(Math.max(1, threads));
+        this.kernels = kernels;
+        this.tasks = new GemmConv.Tasks() {
+            @Override
+            public void run(int count, java.util.function.IntConsumer task) {
+                parallel(count, task);
+            }
+
+            @Override
+            public int threads() {
+                return pool.getParallelism();
+            }
+        };
     }
 
     @Override
@@ -57,17 +87,14 @@ public final class CpuConvBackend implements ConvBackend {
     public PassResult forward(ConvProblem p, float[] x, float[] w) throws BackendException {
         expect("x", x, p.inputElements());
         expect("w", w, p.filterElements());
-        long peak = allocate(p, "forward output", p.outputElements(), x, w);
+        ConvGeometry g = ConvGeometry.of(p);
+        GemmConv.Pass pass = p.transposed() ? GemmConv.Pass.BACKWARD_DATA : GemmConv.Pass.FORWARD;
+        long peak = allocate(p, "forward output", p.outputElements(), x, w, scratchBytes(g, pass));
         float[] xr = rounded(x, p.dtype());
         float[] wr = rounded(w, p.dtype());
         float[] y = new float[(int) p.outputElements()];
-        ConvGeometry g = ConvGeometry.of(p);
         long t0 = System.nanoTime();
-        if (p.transposed()) {
-            backwardDataOf(g, xr, wr, y);
-        } else {
-            forwardOf(g, xr, wr, y);
-        }
+        run(g, pass, xr, wr, y);
         DTypeRounding.roundInPlace(y, p.dtype());
         return new PassResult(y, (System.nanoTime() - t0) / 1e6, peak);
     }
@@ -76,17 +103,14 @@ public final class CpuConvBackend implements ConvBackend {
     public PassResult backwardData(ConvProblem p, float[] dy, float[] w) throws BackendException {
         expect("dy", dy, p.outputElements());
         expect("w", w, p.filterElements());
-        long peak = allocate(p, "backward-data output", p.inputElements(), dy, w);
+        ConvGeometry g = ConvGeometry.of(p);
+        GemmConv.Pass pass = p.transposed() ? GemmConv.Pass.FORWARD : GemmConv.Pass.BACKWARD_DATA;
+        long peak = allocate(p, "backward-data output", p.inputElements(), dy, w, scratchBytes(g, pass));
         float[] dyr = rounded(dy, p.dtype());
         float[] wr = rounded(w, p.dtype());
         float[] dx = new float[(int) p.inputElements()];
-        ConvGeometry g = ConvGeometry.of(p);
         long t0 = System.nanoTime();
-        if (p.transposed()) {
-            forwardOf(g, dyr, wr, dx);
-        } else {
-            backwardDataOf(g, dyr, wr, dx);
-        }
+        run(g, pass, dyr, wr, dx);
         DTypeRounding.roundInPlace(dx, p.dtype());
         return new PassResult(dx, (System.nanoTime() - t0) / 1e6, peak);
     }
@@ -95,19 +119,65 @@ public final class CpuConvBackend implements ConvBackend {
     public PassResult backwardFilter(ConvProblem p, float[] x, float[] dy) throws BackendException {
         expect("x", x, p.inputElements());
         expect("dy", dy, p.outputElements());
-        long peak = allocate(p, "backward-filter output", p.filterElements(), x, dy);
+        ConvGeometry g = ConvGeometry.of(p);
+        long peak = allocate(p, "backward-filter output", p.filterElements(), x, dy,
+                scratchBytes(g, GemmConv.Pass.BACKWARD_FILTER));
         float[] xr = rounded(x, p.dtype());
         float[] dyr = rounded(dy, p.dtype());
         float[] dw = new float[(int) p.filterElements()];
-        ConvGeometry g = ConvGeometry.of(p);
         long t0 = System.nanoTime();
         if (p.transposed()) {
-            backwardFilterOf(g, dyr, xr, dw);
+            run(g, GemmConv.Pass.BACKWARD_FILTER, dyr, xr, dw);
         } else {
-            backwardFilterOf(g, xr, dyr, dw);
+            run(g, GemmConv.Pass.BACKWARD_FILTER, xr, dyr, dw);
         }
         DTypeRounding.roundInPlace(dw, p.dtype());
         return new PassResult(dw, (System.nanoTime() - t0) / 1e6, peak);
+    }
+
+    /**
+     * Whether {@code pass} of {@code g} runs as packed products: where the Vector API is present and the
+     * product has at least {@link #GEMM_MIN_CHANNELS} output channels per group (below that, as in depthwise
+     * layers, a micro-tile would be mostly padding and the direct loops are faster).
+     */
+    boolean usesGemm(ConvGeometry g) {
+        return switch (kernels) {
+            case DIRECT -> false;
+            case GEMM -> true;
+            case AUTO -> VECTOR_API && g.cOutPerGroup() >= GEMM_MIN_CHANNELS;
+        };
+    }
+
+    private long scratchBytes(ConvGeometry g, GemmConv.Pass pass) {
+        return usesGemm(g) ? GemmConv.scratchBytes(g, pass, pool.getParallelism()) : 0;
+    }
+
+    // Runs one pass of the plain convolution g: (x, w) -> y forward, (dy, w) -> dx backward-data, (x, dy) -> dw.
+    private void run(ConvGeometry g, GemmConv.Pass pass, float[] a, float[] b, float[] out) {
+        boolean gemm = usesGemm(g);
+        switch (pass) {
+            case FORWARD -> {
+                if (gemm) {
+                    GemmConv.forward(g, a, b, out, tasks);
+                } else {
+                    forwardOf(g, a, b, out);
+                }
+            }
+            case BACKWARD_DATA -> {
+                if (gemm) {
+                    GemmConv.backwardData(g, a, b, out, tasks);
+                } else {
+                    backwardDataOf(g, a, b, out);
+                }
+            }
+            case BACKWARD_FILTER -> {
+                if (gemm) {
+                    GemmConv.backwardFilter(g, a, b, out, tasks);
+                } else {
+                    backwardFilterOf(g, a, b, out);
+                }
+            }
+        }
     }
 
     @Override
@@ -122,9 +192,11 @@ public final class CpuConvBackend implements ConvBackend {
         }
     }
 
-    // Checks the pass's host memory against the cap before allocating; returns the pass's peak in bytes.
-    private long allocate(ConvProblem p, String what, long outElements, float[] a, float[] b) throws OutOfMemory {
-        long held = 4L * (a.length + b.length) * (p.dtype() == ConvProblem.DType.FLOAT32 ? 1 : 2);
+    // Checks the pass's host memory against the cap before allocating; returns the pass's peak in bytes: its
+    // inputs (and their rounded copies for half types), its scratch and its output.
+    private long allocate(ConvProblem p, String what, long outElements, float[] a, float[] b, long scratch)
+            throws OutOfMemory {
+        long held = 4L * (a.length + b.length) * (p.dtype() == ConvProblem.DType.FLOAT32 ? 1 : 2) + scratch;
         long out = 4L * outElements;
         if (outElements > Integer.MAX_VALUE - 16) {
             throw new OutOfMemory(what, out, 4L * (Integer.MAX_VALUE - 16));

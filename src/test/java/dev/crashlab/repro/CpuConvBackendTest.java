@@ -14,10 +14,16 @@ import org.junit.jupiter.api.Test;
 class CpuConvBackendTest {
 
     static final CpuConvBackend CPU = new CpuConvBackend(2);
+    /** The packed-product kernels on every shape, however small (the default picks them for 8+ channels). */
+    static final CpuConvBackend GEMM = new CpuConvBackend(2, CpuConvBackend.Kernels.GEMM);
+    /** The direct loops on every shape. */
+    static final CpuConvBackend DIRECT = new CpuConvBackend(2, CpuConvBackend.Kernels.DIRECT);
 
     @AfterAll
     static void close() {
         CPU.close();
+        GEMM.close();
+        DIRECT.close();
     }
 
     /** A random problem covering rank 1-3, stride, dilation, groups, asymmetric padding and transposed layers. */
@@ -63,7 +69,9 @@ class CpuConvBackendTest {
     /**
      * The definition, with nothing clever: for every output position of the plain convolution and every
      * kernel tap, add x * w; backward-data and backward-filter scatter the same products to dx and dw.
-     * Returns {y, dx, dw} of the plain convolution with input x (cIn channels, dims in) and output gradient dy.
+     * Returns {y, dx, dw} of the plain convolution with input x (cIn channels, dims in) and output gradient dy,
+     * then the sums of the magnitudes of each element's terms {|y|, |dx|, |dw|}, then each pass's reduction length
+     * (the most terms one element can add) as a one-element array {Ly, Ldx, Ldw}.
      */
     static double[][] naive(int n, int cIn, int[] in, int cOut, int[] out, int[] k, int[] s, int[] pb, int[] dil,
             int groups, float[] x, float[] w, float[] dy) {
@@ -81,6 +89,9 @@ class CpuConvBackendTest {
         double[] y = new double[n * cOut * outSize];
         double[] dx = new double[n * cIn * inSize];
         double[] dw = new double[cOut * cpg * kSize];
+        double[] my = new double[y.length];
+        double[] mdx = new double[dx.length];
+        double[] mdw = new double[dw.length];
         int[] o = new int[rank];
         int[] t = new int[rank];
         for (int b = 0; b < n; b++) {
@@ -107,12 +118,16 @@ class CpuConvBackendTest {
                             y[yi] += (double) x[xi] * w[wi];
                             dx[xi] += (double) dy[yi] * w[wi];
                             dw[wi] += (double) x[xi] * dy[yi];
+                            my[yi] += Math.abs((double) x[xi] * w[wi]);
+                            mdx[xi] += Math.abs((double) dy[yi] * w[wi]);
+                            mdw[wi] += Math.abs((double) x[xi] * dy[yi]);
                         }
                     }
                 }
             }
         }
-        return new double[][] {y, dx, dw};
+        return new double[][] {y, dx, dw, my, mdx, mdw,
+            {cpg * kSize}, {kpg * kSize}, {(double) n * outSize}};
     }
 
     static void unflatten(int index, int[] dims, int[] into) {
@@ -122,14 +137,51 @@ class CpuConvBackendTest {
         }
     }
 
-    static void assertClose(String what, float[] got, double[] want, long seed, ConvProblem p) {
+    /**
+     * Each element within the float32 error bound of a sum of {@code length} terms: length x 2^-23 x the sum of the
+     * terms' magnitudes (twice the unit roundoff per addition, so any order of summation and blocking fits), plus
+     * the smallest normal float for sums that cancel to nothing.
+     */
+    static void assertClose(String what, float[] got, double[] want, double[] magnitude, double length, long seed,
+            ConvProblem p) {
         assertThat(got).as(what).hasSize(want.length);
         for (int i = 0; i < want.length; i++) {
-            double tol = 1e-4 * (1 + Math.abs(want[i]));
+            double tol = length * 0x1p-23 * magnitude[i] + Float.MIN_NORMAL;
             if (!(Math.abs(got[i] - want[i]) <= tol)) {
                 throw new AssertionError(what + " of " + p + " differs at " + i + ": " + got[i] + " vs " + want[i]
-                        + " (seed " + seed + ")");
+                        + " (tolerance " + tol + ", seed " + seed + ")");
             }
+        }
+    }
+
+    static void assertPasses(CpuConvBackend backend, ConvProblem p, float[] x, float[] w, float[] dy, long seed)
+            throws Exception {
+        String name = backend == GEMM ? " [packed]" : backend == DIRECT ? " [direct]" : "";
+        float[] y;
+        float[] dx;
+        float[] dw;
+        try {
+            y = backend.forward(p, x, w).output();
+            dx = backend.backwardData(p, dy, w).output();
+            dw = backend.backwardFilter(p, x, dy).output();
+        } catch (RuntimeException e) {
+            throw new AssertionError(p + name + " (seed " + seed + ")", e);
+        }
+        double[][] ref;
+        if (!p.transposed()) {
+            ref = naive(p.batch(), p.inChannels(), p.inDims(), p.outChannels(), p.outDims(), p.kernel(), p.stride(),
+                    p.padBegin(), p.dilation(), p.groups(), x, w, dy);
+            assertClose("forward" + name, y, ref[0], ref[3], ref[6][0], seed, p);
+            assertClose("backward-data" + name, dx, ref[1], ref[4], ref[7][0], seed, p);
+            assertClose("backward-filter" + name, dw, ref[2], ref[5], ref[8][0], seed, p);
+        } else {
+            // a transposed layer is the plain convolution from its output to its input, run backwards:
+            // its forward is that convolution's backward-data, and so on
+            ref = naive(p.batch(), p.outChannels(), p.outDims(), p.inChannels(), p.inDims(), p.kernel(), p.stride(),
+                    p.padBegin(), p.dilation(), p.groups(), dy, w, x);
+            assertClose("forward (transposed)" + name, y, ref[1], ref[4], ref[7][0], seed, p);
+            assertClose("backward-data (transposed)" + name, dx, ref[0], ref[3], ref[6][0], seed, p);
+            assertClose("backward-filter (transposed)" + name, dw, ref[2], ref[5], ref[8][0], seed, p);
         }
     }
 
@@ -150,25 +202,9 @@ class CpuConvBackendTest {
             float[] x = random(r, p.inputElements());
             float[] w = random(r, p.filterElements());
             float[] dy = random(r, p.outputElements());
-            float[] y = CPU.forward(p, x, w).output();
-            float[] dx = CPU.backwardData(p, dy, w).output();
-            float[] dw = CPU.backwardFilter(p, x, dy).output();
-            double[][] ref;
-            if (!p.transposed()) {
-                ref = naive(p.batch(), p.inChannels(), p.inDims(), p.outChannels(), p.outDims(), p.kernel(), p.stride(),
-                        p.padBegin(), p.dilation(), p.groups(), x, w, dy);
-                assertClose("forward", y, ref[0], seed, p);
-                assertClose("backward-data", dx, ref[1], seed, p);
-                assertClose("backward-filter", dw, ref[2], seed, p);
-            } else {
-                // a transposed layer is the plain convolution from its output to its input, run backwards:
-                // its forward is that convolution's backward-data, and so on
-                ref = naive(p.batch(), p.outChannels(), p.outDims(), p.inChannels(), p.inDims(), p.kernel(), p.stride(),
-                        p.padBegin(), p.dilation(), p.groups(), dy, w, x);
-                assertClose("forward (transposed)", y, ref[1], seed, p);
-                assertClose("backward-data (transposed)", dx, ref[0], seed, p);
-                assertClose("backward-filter (transposed)", dw, ref[2], seed, p);
-            }
+            assertPasses(GEMM, p, x, w, dy, seed);
+            assertPasses(DIRECT, p, x, w, dy, seed);
+            assertPasses(CPU, p, x, w, dy, seed);
         }
         assertThat(transposed).as("seed " + seed).isGreaterThan(30);
         assertThat(grouped).as("seed " + seed).isGreaterThan(100);
@@ -177,6 +213,12 @@ class CpuConvBackendTest {
         assertThat(blocked).as("seed " + seed).isGreaterThan(100);
     }
 
+    /**
+     * <conv(x, w), dy> = <x, bwdData(dy, w)> = <w, bwdFilter(x, dy)>: all three are the same sum of x * w * dy over
+     * every multiply-add. Each side's float32 error is at most its pass's reduction length x 2^-23 x T, where T is
+     * that sum in magnitudes (computed as <conv(|x|, |w|), |dy|>), so two sides differ by at most twice the
+     * longest reduction's bound.
+     */
     @Test
     void thePassesAreAdjoint() throws Exception {
         long seed = Long.getLong("crashlab.test.seed", System.nanoTime());
@@ -186,15 +228,30 @@ class CpuConvBackendTest {
             float[] x = random(r, p.inputElements());
             float[] w = random(r, p.filterElements());
             float[] dy = random(r, p.outputElements());
-            double a = dot(CPU.forward(p, x, w).output(), dy);
-            double b = dot(x, CPU.backwardData(p, dy, w).output());
-            double c = dot(w, CPU.backwardFilter(p, x, dy).output());
-            double scale = 1e-4 * (1 + Math.abs(a)) * Math.sqrt(p.macs() + 1);
-            assertThat(Math.abs(a - b)).as("<conv(x,w),dy> vs <x,bwdData(dy,w)> of " + p + " (seed " + seed + ")")
-                    .isLessThan(scale);
-            assertThat(Math.abs(a - c)).as("<conv(x,w),dy> vs <w,bwdFilter(x,dy)> of " + p + " (seed " + seed + ")")
-                    .isLessThan(scale);
+            double magnitude = dot(CPU.forward(p, abs(x), abs(w)).output(), abs(dy));
+            ConvGeometry g = ConvGeometry.of(p);
+            long longest = Math.max((long) g.cInPerGroup() * g.kernelVolume(),
+                    Math.max((long) g.cOutPerGroup() * g.kernelVolume(), (long) g.n() * g.outSpatial()));
+            double tolerance = 2 * longest * 0x1p-23 * magnitude * 1.01 + Float.MIN_NORMAL;
+            for (CpuConvBackend backend : new CpuConvBackend[] {GEMM, DIRECT}) {
+                double a = dot(backend.forward(p, x, w).output(), dy);
+                double b = dot(x, backend.backwardData(p, dy, w).output());
+                double c = dot(w, backend.backwardFilter(p, x, dy).output());
+                String which = (backend == GEMM ? "packed " : "direct ") + p + " (seed " + seed + ")";
+                assertThat(Math.abs(a - b)).as("<conv(x,w),dy> vs <x,bwdData(dy,w)> of " + which)
+                        .isLessThanOrEqualTo(tolerance);
+                assertThat(Math.abs(a - c)).as("<conv(x,w),dy> vs <w,bwdFilter(x,dy)> of " + which)
+                        .isLessThanOrEqualTo(tolerance);
+            }
         }
+    }
+
+    static float[] abs(float[] a) {
+        float[] r = new float[a.length];
+        for (int i = 0; i < a.length; i++) {
+            r[i] = Math.abs(a[i]);
+        }
+        return r;
     }
 
     static double dot(float[] a, float[] b) {
@@ -269,8 +326,11 @@ class CpuConvBackendTest {
         ConvProblem p = p2(4, 16, 16, 8, 3, 3, 1, 1, 1, 1, 1, false);
         float[] x = new float[(int) p.inputElements()];
         float[] w = new float[(int) p.filterElements()];
-        long needed = 4 * (p.inputElements() + p.filterElements() + p.outputElements());
         try (CpuConvBackend capped = new CpuConvBackend(1)) {
+            ConvGeometry g = ConvGeometry.of(p);
+            // the tensors, plus the packed kernels' scratch (packed filter, panels) where they run
+            long needed = 4 * (p.inputElements() + p.filterElements() + p.outputElements())
+                    + (capped.usesGemm(g) ? GemmConv.scratchBytes(g, GemmConv.Pass.FORWARD, 1) : 0);
             capped.memoryCap(needed);
             assertThat(capped.forward(p, x, w).peakBytes()).isEqualTo(needed);
             capped.memoryCap(needed - 1);
