@@ -148,9 +148,21 @@ final class LineShapes {
                 return false;
             }
         }
-        // "RuntimeError: ..." is a traceback's last line, not a setting.
-        return !(key.endsWith("Error") || key.endsWith("Exception") || key.endsWith("Warning"));
+        // "RuntimeError: ..." is a traceback's last line, not a setting; "ERROR: ...", "Check failed: ..." are log lines
+        if (key.endsWith("Error") || key.endsWith("Exception") || key.endsWith("Warning")
+                || LOG_LEVEL_KEYS.contains(key.toLowerCase(java.util.Locale.ROOT))) {
+            return false;
+        }
+        // a setting's value is short, even when a person wrote a remark beside it; a long sentence is a message
+        return line.substring(colon + 1).strip().split("\\s+").length <= MAX_ENV_VALUE_WORDS;
     }
+
+    /** Keys that are a log line's severity or a check's wording, never a setting's name. */
+    static final Set<String> LOG_LEVEL_KEYS = Set.of("error", "errors", "warning", "warn", "info", "debug", "fatal",
+            "critical", "note", "hint", "check failed", "assertion failed", "exception", "traceback", "e", "w", "f");
+
+    /** The most words a setting's value has; more is a message. */
+    static final int MAX_ENV_VALUE_WORDS = 20;
 
     /** Keys that only {@code nvidia-smi -q} prints in its padded {@code Key   : value} form. */
     static final Set<String> QUERY_KEYS = Set.of(

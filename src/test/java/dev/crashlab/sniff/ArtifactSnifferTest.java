@@ -158,6 +158,17 @@ class ArtifactSnifferTest {
                 Arguments.of("two pip freeze lines among console lines", "out.txt",
                         "GPU not compatible with this build.\ntorch==1.8.0\ntorchvision==0.9.0\nPlease reinstall.\nDone.\n"
                                 .getBytes(UTF_8), ArtifactType.CONSOLE_LOG),
+                // --- a one-line log in "key: value" shape is a message, not a setting ---
+                Arguments.of("pip's ERROR line", "out.txt",
+                        "ERROR: Could not find a version that satisfies the requirement torch (from versions: none)\n"
+                                .getBytes(UTF_8), ArtifactType.CONSOLE_LOG),
+                Arguments.of("a failed check with its message", "out.txt",
+                        "Check failed: error == cudaSuccess (35 vs. 0) CUDA driver version is insufficient\n"
+                                .getBytes(UTF_8), ArtifactType.CONSOLE_LOG),
+                Arguments.of("a sentence after a short label", "out.txt",
+                        ("Loaded runtime library: 5103 (compatibility version 5100) but source was compiled with 4007"
+                                + " (compatibility version 4000).  If using a binary install, upgrade your library to match the build.\n").getBytes(UTF_8),
+                        ArtifactType.CONSOLE_LOG),
                 Arguments.of("one Xid line above a traceback", "a.txt",
                         ("[ 99.1] NVRM: Xid (PCI:0000:01:00): 79, GPU has fallen off the bus.\n" + traceback + traceback)
                                 .getBytes(UTF_8), ArtifactType.CONSOLE_LOG));
