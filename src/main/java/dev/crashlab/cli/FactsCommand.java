@@ -60,16 +60,23 @@ final class FactsCommand implements Callable<Integer> {
         try (BundleUnpacker unpacker = new BundleUnpacker(UnpackLimits.defaults(), staging.resolve("files"))) {
             List<OfflineBundle.Item> items = OfflineBundle.items(paths, unpacker);
             List<ArtifactFacts> results = new ArrayList<>();
+            var threads = java.lang.management.ManagementFactory.getThreadMXBean();
             long started = System.nanoTime();
+            long cpuStarted = threads.getCurrentThreadCpuTime();
             long bytes = 0;
+            Map<String, long[]> perParser = new java.util.LinkedHashMap<>();
             for (OfflineBundle.Item i : items) {
-                results.add(ArtifactFacts.of(new ParseInput(i.path(), sniffer.sniff(i.path(), i.file()), i.file())));
+                ParseInput input = new ParseInput(i.path(), sniffer.sniff(i.path(), i.file()), i.file());
+                results.add(stats ? timed(input, perParser, threads) : ArtifactFacts.of(input));
                 bytes += Files.size(i.file());
             }
             if (stats) {
                 double seconds = (System.nanoTime() - started) / 1e9;
-                err.printf(java.util.Locale.ROOT, "stats: bytes=%d seconds=%.3f mb_per_s=%.1f peak_heap_mib=%.1f%n",
-                        bytes, seconds, bytes / 1e6 / seconds, peakHeapBytes() / 1048576.0);
+                double cpu = (threads.getCurrentThreadCpuTime() - cpuStarted) / 1e9;
+                err.printf(java.util.Locale.ROOT, "stats: bytes=%d seconds=%.3f cpu_seconds=%.3f mb_per_s=%.1f peak_heap_mib=%.1f%n",
+                        bytes, seconds, cpu, bytes / 1e6 / seconds, peakHeapBytes() / 1048576.0);
+                perParser.forEach((name, t) -> err.printf(java.util.Locale.ROOT, "stats-parser: name=%s seconds=%.3f cpu_seconds=%.3f%n",
+                        name, t[0] / 1e9, t[1] / 1e9));
                 err.flush();
             }
             if (json) {
@@ -92,6 +99,27 @@ final class FactsCommand implements Callable<Integer> {
     }
 
     // The high-water mark of every heap pool: what streaming must keep small whatever the file size.
+    /** Parses with every parser for the type, as {@link ArtifactFacts#of} does, timing each (wall and thread CPU). */
+    private static ArtifactFacts timed(ParseInput input, Map<String, long[]> perParser, java.lang.management.ThreadMXBean threads) {
+        List<Fact> facts = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        for (dev.crashlab.parse.ArtifactParser p : dev.crashlab.parse.Parsers.forType(input.type())) {
+            long t0 = System.nanoTime();
+            long c0 = threads.getCurrentThreadCpuTime();
+            try {
+                dev.crashlab.parse.ParseResult r = p.parse(input);
+                facts.addAll(r.facts());
+                r.problems().forEach(x -> problems.add(x.getClass().getSimpleName() + ": " + x.message()));
+            } catch (IOException | RuntimeException | StackOverflowError e) {
+                problems.add("ParserFailure: " + p.name() + ": " + e);
+            }
+            long[] t = perParser.computeIfAbsent(p.name(), k -> new long[2]);
+            t[0] += System.nanoTime() - t0;
+            t[1] += threads.getCurrentThreadCpuTime() - c0;
+        }
+        return new ArtifactFacts(input.path(), input.type().name(), facts, problems);
+    }
+
     private static long peakHeapBytes() {
         long peak = 0;
         for (var pool : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {

@@ -182,19 +182,14 @@ public final class ConsoleLogParser implements ArtifactParser {
          * bytes (to count undecodable ones) or is longer than the cap (to report it).
          */
         void readBytes(int skip, Charset cs) throws IOException {
-            int[] classOf = LITERALS.classTable();
-            int[] next = LITERALS.transitions();
-            int[] bitsOf = LITERALS.bitTable();
             byte[] buf = new byte[CHUNK + MAX_LINE_BYTES];
+            LiteralScan.Scan scan = new LiteralScan.Scan();
             try (InputStream in = input.openBytes()) {
                 in.skipNBytes(skip);
                 int len = 0;          // bytes in buf
                 int lineStart = 0;    // where the current line's kept bytes start
                 boolean overLong = false; // the current line had more than MAX_LINE_BYTES; only its first ones are kept
                 boolean pendingCr = false;
-                boolean high = false;
-                int state = 0;
-                int found = 0;
                 int pos = 0;
                 while (true) {
                     if (pos >= len) {
@@ -213,32 +208,26 @@ public final class ConsoleLogParser implements ArtifactParser {
                         }
                         len += n;
                     }
-                    byte b = buf[pos];
-                    if (b == '\n' || b == '\r') {
-                        if (b == '\n' && pendingCr) {
-                            pendingCr = false;
+                    if (pendingCr) {
+                        pendingCr = false;
+                        if (buf[pos] == '\n') {
                             lineStart = ++pos;
                             continue;
                         }
+                    }
+                    pos = LITERALS.scanToLineEnd(buf, pos, len, scan);
+                    if (pos < len) {
                         lineNumber++;
-                        endLine(buf, lineStart, pos, overLong, high, found, cs);
-                        pendingCr = b == '\r';
+                        endLine(buf, lineStart, pos, overLong, scan.high, scan.found, cs);
+                        pendingCr = buf[pos] == '\r';
                         lineStart = ++pos;
                         overLong = false;
-                        high = false;
-                        state = 0;
-                        found = 0;
-                        continue;
+                        scan.reset();
                     }
-                    pendingCr = false;
-                    high |= b < 0;
-                    state = next[state + classOf[b & 0xff]];
-                    found |= bitsOf[state];
-                    pos++;
                 }
                 if (len > lineStart || overLong) {
                     lineNumber++;
-                    endLine(buf, lineStart, len, overLong, high, found, cs);
+                    endLine(buf, lineStart, len, overLong, scan.high, scan.found, cs);
                 }
             }
         }

@@ -92,7 +92,9 @@ final class LiteralScan {
         bits = new int[n * classes];
         for (int s = 0; s < n; s++) {
             for (int k = 0; k < classes; k++) {
-                next[s * classes + k] = go.get(s)[k] * classes;
+                int t = go.get(s)[k];
+                // a state where a literal ends is stored negated, so the hot loop needs no bits load for the others
+                next[s * classes + k] = out.get(t) != 0 ? -(t * classes) - 1 : t * classes;
             }
             bits[s * classes] = out.get(s);
         }
@@ -130,25 +132,58 @@ final class LiteralScan {
         return 0;
     }
 
-    /** Returns the state after {@code b} from {@code state}. */
-    int step(int state, byte b) {
-        return next[state + classOf[b & 0xff]];
-    }
-
-    /** Returns the rule bits of the literals that end at {@code state}. */
-    int bits(int state) {
-        return bits[state];
-    }
-
     /** Returns the rule bits of every literal in {@code b[from, to)}. */
     int scan(byte[] b, int from, int to) {
         int s = 0;
         int found = 0;
         for (int i = from; i < to; i++) {
             s = next[s + classOf[b[i] & 0xff]];
-            found |= bits[s];
+            if (s < 0) {
+                s = -s - 1;
+                found |= bits[s];
+            }
         }
         return found;
+    }
+
+    /**
+     * Scans {@code b} from {@code from} up to the first line end ({@code \n} or {@code \r}) or {@code to}, going on
+     * from {@code scan}; returns where it stopped. Small on purpose: the JIT compiles this loop on its own.
+     */
+    int scanToLineEnd(byte[] b, int from, int to, Scan scan) {
+        int s = scan.state;
+        int found = scan.found;
+        int any = 0;
+        int i = from;
+        for (; i < to; i++) {
+            byte x = b[i];
+            if (x == '\n' || x == '\r') {
+                break;
+            }
+            any |= x;
+            s = next[s + classOf[x & 0xff]];
+            if (s < 0) {
+                s = -s - 1;
+                found |= bits[s];
+            }
+        }
+        scan.state = s;
+        scan.found = found;
+        scan.high |= any < 0;
+        return i;
+    }
+
+    /** Where a scan of one line stands: the automaton's state, the rule bits found, whether a non-ASCII byte was seen. */
+    static final class Scan {
+        int state;
+        int found;
+        boolean high;
+
+        void reset() {
+            state = 0;
+            found = 0;
+            high = false;
+        }
     }
 
     /** Returns the rule bits of every literal in {@code text}. */
@@ -162,16 +197,4 @@ final class LiteralScan {
         return next.length / classes;
     }
 
-    /** The byte-to-class table and transition table, for the hot loop in {@link ConsoleLogParser}. */
-    int[] classTable() {
-        return classOf;
-    }
-
-    int[] transitions() {
-        return next;
-    }
-
-    int[] bitTable() {
-        return bits;
-    }
 }

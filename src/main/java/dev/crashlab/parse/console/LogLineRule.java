@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 final class LogLineRule {
 
     // "2022-11-03 10:00:00.123456: E tensorflow/...cc:377] msg" (prefixed by a progress bar sometimes)
-    private static final Pattern TF = Pattern.compile(
+    static final Pattern TF = Pattern.compile(
             "(?:^|\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,9})?: )([IWEF]) ([\\w./\\\\-]{1,300}:\\d{1,7})\\] ?(.*)$");
     // glog/absl: "E1209 16:36:56.860446 139725186250560 coordinator.py:224] msg"
     private static final Pattern GLOG = Pattern.compile(
@@ -57,10 +57,17 @@ final class LogLineRule {
             // a cheap look for the severity letter first: most lines of a TF log are I lines, not worth a regex
             if (t.contains(": E ") || t.contains(": W ") || t.contains(": F ") || t.startsWith("W ") || t.startsWith("E ")
                     || t.startsWith("F ")) {
-                m = TF.matcher(t);
-                if (m.find()) {
-                    glog(line, m, out);
+                int[] tf = tfLine(t);
+                if (tf != null) {
+                    severity(line, t.charAt(tf[0]), t.substring(tf[1], tf[2]), t.substring(tf[3]), out);
                     return;
+                }
+                if (tf == null && hasLineTerminator(t)) {
+                    m = TF.matcher(t);
+                    if (m.find()) {
+                        glog(line, m, out);
+                        return;
+                    }
                 }
             }
             if (t.length() > 20 && (t.charAt(0) == 'W' || t.charAt(0) == 'E' || t.charAt(0) == 'F')
@@ -133,14 +140,127 @@ final class LogLineRule {
     }
 
     private static void glog(ConsoleLine line, Matcher m, FactSink out) {
-        Severity s = switch (m.group(1)) {
-            case "W" -> Severity.WARNING;
-            case "E" -> Severity.ERROR;
-            case "F" -> Severity.FATAL;
+        severity(line, m.group(1).charAt(0), m.group(2), m.group(3), out);
+    }
+
+    private static void severity(ConsoleLine line, char letter, String source, String message, FactSink out) {
+        Severity s = switch (letter) {
+            case 'W' -> Severity.WARNING;
+            case 'E' -> Severity.ERROR;
+            case 'F' -> Severity.FATAL;
             default -> null;
         };
         if (s != null) {
-            out.add(new LogLine(s, m.group(2), m.group(3).strip(), List.of()), line.ref());
+            out.add(new LogLine(s, source, message.strip(), List.of()), line.ref());
         }
+    }
+
+    /**
+     * Finds what {@link #TF}{@code .matcher(t).find()} finds, without the regex (most lines of a TF log are these):
+     * the severity letter's index, the source's start and end, and the message's start; null when it finds nothing.
+     * Lines holding a character that ends a line for {@code .} and {@code $} are left to the regex.
+     */
+    static int[] tfLine(String t) {
+        if (hasLineTerminator(t)) {
+            return null;
+        }
+        int n = t.length();
+        // "^W path:1] msg": the first alternative at the first position
+        if (n >= 2 && isSeverity(t.charAt(0)) && t.charAt(1) == ' ') {
+            int[] r = tail(t, 0);
+            if (r != null) {
+                return r;
+            }
+        }
+        // "<date time>: W path:1] msg" anywhere, leftmost first (the date starts before ": W ", and a letter cannot sit
+        // inside a date, so later markers have later starts)
+        for (int k = t.indexOf(": "); k >= 0; k = t.indexOf(": ", k + 1)) {
+            if (k + 3 < n && isSeverity(t.charAt(k + 2)) && t.charAt(k + 3) == ' ' && timestampEndsAt(t, k)) {
+                int[] r = tail(t, k + 2);
+                if (r != null) {
+                    return r;
+                }
+            }
+        }
+        return null;
+    }
+
+    // "W path/x.cc:123] msg" from the letter at i: ([IWEF]) ([\w./\\-]{1,300}:\d{1,7})\] ?(.*)$
+    private static int[] tail(String t, int i) {
+        int n = t.length();
+        int p = i + 2;
+        int q = p;
+        while (q < n && q - p <= 300 && isPathChar(t.charAt(q))) {
+            q++;
+        }
+        if (q == p || q - p > 300 || q >= n || t.charAt(q) != ':') {
+            return null;
+        }
+        int d = q + 1;
+        while (d < n && d - q - 1 <= 7 && t.charAt(d) >= '0' && t.charAt(d) <= '9') {
+            d++;
+        }
+        int digits = d - q - 1;
+        if (digits < 1 || digits > 7 || d >= n || t.charAt(d) != ']') {
+            return null;
+        }
+        int msg = d + 1 < n && t.charAt(d + 1) == ' ' ? d + 2 : d + 1;
+        return new int[] {i, p, d, msg};
+    }
+
+    // \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})? ending just before index k
+    private static boolean timestampEndsAt(String t, int k) {
+        int e = k;
+        int frac = 0;
+        while (frac <= 9 && e - frac - 1 >= 0 && digit(t, e - frac - 1)) {
+            frac++;
+        }
+        if (frac >= 1 && frac <= 9 && e - frac - 1 >= 0 && t.charAt(e - frac - 1) == '.') {
+            if (shape(t, e - frac - 1)) {
+                return true;
+            }
+        }
+        return shape(t, e);
+    }
+
+    // the 19 characters "yyyy-mm-dd hh:mm:ss" ending just before index e
+    private static boolean shape(String t, int e) {
+        int b = e - 19;
+        if (b < 0) {
+            return false;
+        }
+        String form = "dddd-dd-dd dd:dd:dd";
+        for (int i = 0; i < 19; i++) {
+            char f = form.charAt(i);
+            char c = t.charAt(b + i);
+            if (f == 'd' ? c < '0' || c > '9' : c != f) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean digit(String t, int i) {
+        char c = t.charAt(i);
+        return c >= '0' && c <= '9';
+    }
+
+    private static boolean isSeverity(char c) {
+        return c == 'I' || c == 'W' || c == 'E' || c == 'F';
+    }
+
+    private static boolean isPathChar(char c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '/'
+                || c == '\\' || c == '-';
+    }
+
+    private static boolean hasLineTerminator(String t) {
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c == '\u0085' || c == '\u2028' || c == '\u2029' || c == '\n' || c == '\r') {
+                return true;
+            }
+        }
+        return false;
     }
 }

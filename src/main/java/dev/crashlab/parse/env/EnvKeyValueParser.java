@@ -199,7 +199,9 @@ public final class EnvKeyValueParser implements ArtifactParser {
 
     /**
      * Reads a {@code torch-1.8.0+cu111} wheel tag in another package's value ({@code torch_scatter: wheel from
-     * .../whl/torch-1.8.0+cu111.html}): that package's binary was built for that torch and CUDA.
+     * .../whl/torch-1.8.0+cu111.html}): that package's binary was built for that torch build, stated as
+     * {@code VersionFact(<package>-built-for-torch, 1.8.0+cu111)} (not a {@code BuildInfo}: the checks read those as
+     * PyTorch's own build).
      */
     private static void torchWheelTag(ParseResult.Builder out, String key, String value, SourceRef ref) {
         if (key.isEmpty() || key.equals("torch") || !value.contains("torch-")) {
@@ -207,8 +209,8 @@ public final class EnvKeyValueParser implements ArtifactParser {
         }
         Matcher m = TORCH_WHEEL_TAG.matcher(value);
         if (m.find()) {
-            out.fact(m.group(3) != null ? new BuildInfo(key, null, null, null, true, List.of(ref))
-                    : new BuildInfo(key, null, VersionText.compactCuda(m.group(2)), null, false, List.of(ref)));
+            out.fact(new VersionFact(key + "-built-for-torch", m.group(1) + "+" + (m.group(3) != null ? "cpu" : "cu" + m.group(2)),
+                    ORIGIN + ": wheel tag", List.of(ref)));
         }
     }
 

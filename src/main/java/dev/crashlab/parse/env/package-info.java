@@ -19,7 +19,14 @@
  *   <li>yes/no statements are versions {@code true}/{@code false} of a named component:
  *       {@code torch-debug-build}, {@code torch-cuda-available}, {@code tensorflow-rocm-build};
  *       TF's compiled GPU architectures are one {@code tensorflow-cuda-arch} fact each ({@code sm_86});
- *   <li>an env file's GPU count is {@code gpu-count} ({@code 8x V100} is 8; {@code gpu: none} is 0).
+ *   <li>an env file's GPU count is {@code gpu-count} ({@code 8x V100} is 8; {@code gpu: none} is 0);
+ *   <li>a listing holding a package published for one OS only ({@code _libgcc_mutex}, {@code libstdcxx-ng},
+ *       {@code nvidia-nccl-cu12} are Linux; {@code vs2015_runtime}, {@code ucrt} Windows) states that OS family in its
+ *       {@code Platform}; a distribution's gcc banner ({@code gcc (Ubuntu 13.1.0-8ubuntu1~22.04)}) states the OS;
+ *   <li>a conda list header's environment path is {@code conda-env-path}; an env file's {@code container:} image is
+ *       {@code container-image} ({@code nvcr.io/nvidia/pytorch:23.09-py3}); a {@code torch-1.8.0+cu111} wheel tag in
+ *       another package's line is {@code <package>-built-for-torch} = {@code 1.8.0+cu111}, never a {@code BuildInfo}
+ *       (the checks read every BuildInfo of a framework named like torch as PyTorch's own build).
  * </ul>
  */
 package dev.crashlab.parse.env;

@@ -11,6 +11,10 @@
  *
  * <p>Conventions the diagnosis can rely on: exception codes are lowercase {@code 0x} + 8 hex digits; report ids
  * are lowercase (an Application Error 1000 and its WER 1001 share one); a bare message's provider and event id are
- * inferred from its first line; every label in any language lives in {@code MessageField}.
+ * inferred from its first line; every label in any language lives in {@code MessageField}. Unnamed event data
+ * ({@code Data1}, {@code Data2} ...) is read in each event's documented positional order even beside the
+ * {@code Binary} blob that real Application Error 1000, Application Hang 1002 and WER 1001 records carry
+ * ({@code EvtxTypingCorpusTest} counts the typed records against libevtx's dumps of the real corpus). A real
+ * Application log holds other programs' crashes too: {@code ApplicationFault.application} says whose.
  */
 package dev.crashlab.parse.winevent;
