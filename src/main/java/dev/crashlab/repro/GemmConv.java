@@ -69,6 +69,11 @@ final class GemmConv {
     /** The three passes, for {@link #scratchBytes}. */
     enum Pass { FORWARD, BACKWARD_DATA, BACKWARD_FILTER }
 
+    /** The kernel's shape, for reports. */
+    static String describe() {
+        return "packed products, " + MR + " x " + NR + " micro-tiles of " + PackedGemm.L + "-lane vectors";
+    }
+
     static int roundUp(int v, int m) {
         return (v + m - 1) / m * m;
     }
