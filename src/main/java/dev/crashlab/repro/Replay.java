@@ -65,7 +65,7 @@ public final class Replay {
         if (unavailable.isPresent()) {
             return new ReplayResult(ReplayResult.Status.UNAVAILABLE, backend.name(), null,
                     "backend " + backend.name() + " is unavailable: " + unavailable.get(), memoryCapBytes, seed,
-                    estimate, List.of());
+                    estimate, List.of(), ReplayFindings.of(spec, estimate));
         }
         String device = backend.device();
         backend.memoryCap(memoryCapBytes);
@@ -96,7 +96,7 @@ public final class Replay {
         }
         return new ReplayResult(crash != null ? ReplayResult.Status.CRASHED : overall(results), backend.name(), device,
                 crash != null ? "the backend failed unexpectedly: " + crash : reason(results, training, device),
-                memoryCapBytes, seed, estimate, results);
+                memoryCapBytes, seed, estimate, results, ReplayFindings.of(spec, estimate));
     }
 
     private static ReplayResult.Status overall(List<ReplayResult.LayerResult> results) {
@@ -152,6 +152,13 @@ public final class Replay {
                 if (largest > Integer.MAX_VALUE - 16) {
                     return done(ReplayResult.LayerStatus.OUT_OF_MEMORY, "HOST_ARRAY_LIMIT", "a tensor of " + largest
                             + " elements is larger than a host array can be; this layer cannot be replayed from here");
+                }
+                long tensors = 4 * (p.inputElements() + p.filterElements() + p.outputElements());
+                if (memoryCapBytes > 0 && tensors > memoryCapBytes) {
+                    // refused before the inputs are even generated: gigabytes of random numbers only to be told no
+                    return done(ReplayResult.LayerStatus.OUT_OF_MEMORY, "OUT_OF_MEMORY", "out of memory: the forward"
+                            + " pass's input, filter and output alone need " + tensors + " bytes, more than the "
+                            + memoryCapBytes + "-byte cap");
                 }
                 runPasses();
                 return mismatch == null ? done(ReplayResult.LayerStatus.PASSED, null, null)
