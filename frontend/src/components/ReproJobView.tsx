@@ -47,6 +47,60 @@ function LayerRow({ layer }: { layer: LayerResult }) {
   );
 }
 
+/**
+ * A running replay's progress as the child reports it: `[flopDone/flopTotal elapsedMs ms] layer 3/12 conv2
+ * backward-data` (repro/worker/ChildProtocol.passProgress). The bar is the share of the replay's FLOPs done; the
+ * ETA assumes the rest runs at the rate so far.
+ */
+export function parseProgress(text: string | null | undefined): { fraction: number; etaSeconds: number | null; what: string } | null {
+  const m = text ? /^\[(\d+)\/(\d+) (\d+) ms\] (.*)$/.exec(text) : null;
+  if (!m) return null;
+  const done = Number(m[1]);
+  const total = Number(m[2]);
+  const elapsed = Number(m[3]) / 1000;
+  const fraction = total > 0 ? Math.min(1, done / total) : 0;
+  const etaSeconds = done > 0 && elapsed > 0 ? (elapsed * (total - done)) / done : null;
+  return { fraction, etaSeconds, what: m[4] };
+}
+
+function eta(seconds: number | null): string {
+  if (seconds === null) return 'estimating time left';
+  if (seconds < 60) return `about ${Math.max(1, Math.round(seconds))} s left`;
+  return `about ${Math.round(seconds / 60)} min left`;
+}
+
+function JobProgressLine({ progress, state, cancelling }: { progress: string | null; state: string; cancelling: boolean }) {
+  const parsed = parseProgress(progress);
+  if (!parsed) {
+    return (
+      <p data-testid="repro-progress">
+        <span className="spinner" aria-hidden="true" /> {progress ?? (state === 'queued' ? 'queued' : 'starting')}
+        {cancelling ? ' — cancelling' : ''}
+      </p>
+    );
+  }
+  const percent = Math.round(parsed.fraction * 100);
+  return (
+    <div className="progress-block" data-testid="repro-progress">
+      <div
+        className="progress"
+        role="progressbar"
+        aria-label="Replay progress"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        data-testid="repro-progressbar"
+      >
+        <div className="progress-fill" style={{ width: `${percent}%` }} />
+      </div>
+      <p className="muted">
+        {percent}% of the replay's work · {parsed.what} · {eta(parsed.etaSeconds)}
+        {cancelling ? ' — cancelling' : ''}
+      </p>
+    </div>
+  );
+}
+
 /** One reproduction job: its state and progress while it runs, then the replay's result and how the child ended. */
 export function ReproJobView({ job }: { job: Job }) {
   const final = FINAL_STATES.has(job.state);
@@ -63,12 +117,7 @@ export function ReproJobView({ job }: { job: Job }) {
         {job.memoryCapBytes ? ` · memory capped at ${formatBytes(job.memoryCapBytes)}` : ''} · queued{' '}
         <Time iso={job.createdAt} seconds />
       </p>
-      {!final && (
-        <p data-testid="repro-progress">
-          <span className="spinner" aria-hidden="true" /> {job.progress ?? (job.state === 'queued' ? 'queued' : 'starting')}
-          {job.cancelRequested ? ' — cancelling' : ''}
-        </p>
-      )}
+      {!final && <JobProgressLine progress={job.progress} state={job.state} cancelling={job.cancelRequested} />}
       {final && job.reason && (
         <p className="repro-reason" data-testid="repro-reason">
           {job.reason}

@@ -223,6 +223,10 @@ final class ReproCommand implements Callable<Integer> {
     private static void printResult(ReplayResult r, PrintWriter out) {
         out.printf("replay: %s on %s (%s)%n", r.status().label(), r.backend(), r.device() == null ? "no device" : r.device());
         out.println("  " + r.reason());
+        if (r.findings() != null) {
+            out.println("  " + r.findings().memory());
+            out.println("  " + r.findings().time());
+        }
         if (r.memoryCapBytes() > 0) {
             out.println("  memory cap: " + ByteSize.format(r.memoryCapBytes()));
         }

@@ -30,6 +30,7 @@ public record CompatData(Map<String, CsvTable> tables, List<KbProblem> problems)
     public static final String CUDA_DRIVER_MIN = "cuda-driver-min.csv";
     public static final String CUDNN_CUDA = "cudnn-cuda.csv";
     public static final String GPU_COMPUTE_CAPABILITY = "gpu-compute-capability.csv";
+    public static final String GPU_THROUGHPUT = "gpu-throughput.csv";
 
     /** The required columns of each known table. */
     static final Map<String, List<String>> COLUMNS = Map.of(
@@ -37,7 +38,8 @@ public record CompatData(Map<String, CsvTable> tables, List<KbProblem> problems)
             PYTORCH_WHEELS, List.of("torch", "cuda", "python_min", "python_max", "arch_list", "source"),
             CUDA_DRIVER_MIN, List.of("cuda", "linux_min", "windows_min", "kind", "source"),
             CUDNN_CUDA, List.of("cudnn", "cuda_major", "cuda_min", "cuda_max", "source"),
-            GPU_COMPUTE_CAPABILITY, List.of("pattern", "compute_capability", "source"));
+            GPU_COMPUTE_CAPABILITY, List.of("pattern", "compute_capability", "source"),
+            GPU_THROUGHPUT, List.of("pattern", "fp32_tflops", "fp16_tflops", "source"));
 
     public CompatData {
         tables = Map.copyOf(tables);

@@ -19,9 +19,16 @@ import java.util.List;
  * @param numericMismatch whether some layer's outputs differed from the CPU oracle beyond the dtype's tolerance
  *     (on a healthy lab GPU that is a replay defect, not the reporter's fault)
  * @param detail the first failing layer and its failure in words; null when every layer passed
+ * @param exceedsReporterMemory whether the replayed batch's memory estimate does not fit what the reporter's card had
+ *     free (false also when no card was known)
+ * @param exceedsWatchdog whether a replayed pass needs more than the 2 s TDR default on the reporter's GPU at its
+ *     peak throughput (a lower bound; false also when the GPU's throughput is unknown)
+ * @param memoryFinding the memory verdict in words, or null
+ * @param timeFinding the time verdict in words, or null
  */
 public record ReplayOutcome(long jobId, String status, String backend, String device, long memoryCapBytes,
-        boolean outOfMemory, boolean tdrRisk, boolean numericMismatch, String detail, List<SourceRef> sources)
+        boolean outOfMemory, boolean tdrRisk, boolean numericMismatch, String detail, boolean exceedsReporterMemory,
+        boolean exceedsWatchdog, String memoryFinding, String timeFinding, List<SourceRef> sources)
         implements GpuFact {
 
     public ReplayOutcome {
@@ -31,6 +38,6 @@ public record ReplayOutcome(long jobId, String status, String backend, String de
     @Override
     public ReplayOutcome withSources(List<SourceRef> s) {
         return new ReplayOutcome(jobId, status, backend, device, memoryCapBytes, outOfMemory, tdrRisk, numericMismatch,
-                detail, s);
+                detail, exceedsReporterMemory, exceedsWatchdog, memoryFinding, timeFinding, s);
     }
 }

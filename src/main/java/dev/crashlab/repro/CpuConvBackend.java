@@ -75,6 +75,16 @@ public final class CpuConvBackend implements ConvBackend {
                 + Runtime.version().feature() + ")";
     }
 
+    /** Which loops run the passes, for reports: packed products (with the vector width) or direct loops. */
+    public String kernelsDescription() {
+        boolean packed = kernels == Kernels.GEMM || kernels == Kernels.AUTO && VECTOR_API;
+        if (!packed) {
+            return "direct loops" + (VECTOR_API ? "" : "; the packed kernels need --add-modules jdk.incubator.vector");
+        }
+        return GemmConv.describe() + (kernels == Kernels.AUTO ? ", direct loops below " + GEMM_MIN_CHANNELS
+                + " output channels per group" : "");
+    }
+
     @Override
     public void memoryCap(long bytes) {
         if (bytes < 0) {

@@ -27,8 +27,8 @@ final class GemmConv {
 
     /** Reduction rows per packed block: an A micro-panel (MR x KC) and a B micro-panel (KC x NR) stay in L1/L2. */
     static final int KC = 256;
-    /** Output positions per block: four B micro-panels. */
-    static final int NCB = 4 * NR;
+    /** Output positions per block: eight B micro-panels. */
+    static final int NCB = 8 * NR;
     /** Rows of dcol (backward-data) or dw^T (backward-filter) per task, before rounding to whole channels. */
     static final int MC = 128;
 
@@ -49,17 +49,17 @@ final class GemmConv {
         int kpg = g.cOutPerGroup();
         switch (pass) {
             case FORWARD -> {
-                perThread = (long) KC * NCB + MR * NR;
+                perThread = (KC * NCB + MR * NR);
                 shared = (long) g.groups() * roundUp(kpg, MR) * kr;
             }
             case BACKWARD_DATA -> {
                 int rows = roundUp(channelsPerChunk(g) * g.kernelVolume(), MR);
-                perThread = (long) KC * NCB + (long) rows * NCB;
+                perThread = (KC * NCB) + (long) rows * NCB;
                 shared = (long) g.groups() * chunks(g) * rows * kpg;
             }
             default -> {
                 int npad = roundUp(kpg, NR);
-                perThread = (long) KC * MR + (long) KC * npad + (long) roundUp(MC, MR) * npad;
+                perThread = (long) KC * roundUp(MC, MR) + (KC * npad) + (long) roundUp(MC, MR) * npad;
                 shared = (long) (filterSplits(g, threads) - 1) * g.cOut() * kr;
             }
         }
@@ -68,6 +68,11 @@ final class GemmConv {
 
     /** The three passes, for {@link #scratchBytes}. */
     enum Pass { FORWARD, BACKWARD_DATA, BACKWARD_FILTER }
+
+    /** The kernel's shape, for reports. */
+    static String describe() {
+        return "packed products, " + MR + " x " + NR + " micro-tiles of " + PackedGemm.L + "-lane vectors";
+    }
 
     static int roundUp(int v, int m) {
         return (v + m - 1) / m * m;
@@ -114,7 +119,7 @@ final class GemmConv {
             }
         }
         int blocks = ceilDiv(positions, NCB);
-        Scratch panels = new Scratch(KC * NCB + MR * NR);
+        Scratch panels = new Scratch((KC * NCB + MR * NR));
         tasks.run(g.n() * g.groups() * blocks, task -> {
             int block = task % blocks;
             int gr = task / blocks % g.groups();
@@ -131,14 +136,10 @@ final class GemmConv {
                     int c = gr * cpg + r / kv;
                     int tap = r % kv;
                     int xPlane = (n * g.cIn() + c) * g.inSpatial();
-                    for (int jr = 0; jr < panelsHere; jr++) {
-                        int ps = p0 + jr * NR;
-                        int len = Math.min(NR, positions - ps);
-                        int off = jr * kcl * NR + k * NR;
-                        gather(g, x, xPlane, tap, ps, len, b, off, 1);
-                        if (len < NR) {
-                            Arrays.fill(b, off + len, off + NR, 0f);
-                        }
+                    gatherPanels(g, x, xPlane, tap, p0, pl, b, k * NR, kcl * NR);
+                    if (pl % NR != 0) {
+                        int off = (panelsHere - 1) * kcl * NR + k * NR;
+                        Arrays.fill(b, off + pl % NR, off + NR, 0f);
                     }
                 }
                 for (int jr = 0; jr < panelsHere; jr++) {
@@ -196,7 +197,7 @@ final class GemmConv {
                 }
             }
         }
-        Scratch panels = new Scratch(KC * NCB);
+        Scratch panels = new Scratch((KC * NCB));
         Scratch cols = new Scratch(rowsPad * NCB);
         tasks.run(g.n() * g.groups() * chunks, task -> {
             int ch = task % chunks;
@@ -273,8 +274,8 @@ final class GemmConv {
         for (int s = 1; s < splits; s++) {
             parts[s] = new float[dw.length];
         }
-        Scratch aPanels = new Scratch(KC * MR * ceilDiv(MC, MR));
-        Scratch bPanels = new Scratch(KC * npad);
+        Scratch aPanels = new Scratch(KC * roundUp(MC, MR));
+        Scratch bPanels = new Scratch((KC * npad));
         Scratch acc = new Scratch(roundUp(MC, MR) * npad);
         tasks.run(g.groups() * rowBlocks * splits, task -> {
             int split = task % splits;
@@ -393,6 +394,67 @@ final class GemmConv {
             }
             dOff += seg * dStride;
             len -= seg;
+            ow = 0;
+            if (++oh == out[1]) {
+                oh = 0;
+                od++;
+            }
+        }
+    }
+
+    /**
+     * {@link #gather} for a block of {@code len} positions from {@code p} into B-panels: position {@code p + i}
+     * goes to {@code dst[dBase + (i / NR) * panelStride + i % NR]}. One call per row and block, not per panel:
+     * the per-call index arithmetic cost as much as the copying when it ran per 32 positions.
+     */
+    static void gatherPanels(ConvGeometry g, float[] x, int xPlane, int tap, int p, int len, float[] dst, int dBase,
+            int panelStride) {
+        int[] k = g.k();
+        int[] in = g.in();
+        int[] out = g.out();
+        int kw = tap % k[2];
+        int kh = tap / k[2] % k[1];
+        int kd = tap / k[2] / k[1];
+        int sw = g.s()[2];
+        int offW = kw * g.dil()[2] - g.pad()[2];
+        int lo = firstInside(offW, sw);
+        int hi = lastInside(offW, sw, in[2], out[2]);
+        int ow = p % out[2];
+        int oh = p / out[2] % out[1];
+        int od = p / out[2] / out[1];
+        int i = 0;
+        while (i < len) {
+            int seg = Math.min(len - i, out[2] - ow);
+            int id = od * g.s()[0] - g.pad()[0] + kd * g.dil()[0];
+            int ih = oh * g.s()[1] - g.pad()[1] + kh * g.dil()[1];
+            boolean rowInside = id >= 0 && id < in[0] && ih >= 0 && ih < in[1];
+            int row = rowInside ? xPlane + (id * in[1] + ih) * in[2] + offW : 0;
+            int o = ow;
+            int end = ow + seg;
+            while (o < end) {
+                int inPanel = i % NR;
+                int piece = Math.min(end - o, NR - inPanel);
+                int d = dBase + i / NR * panelStride + inPanel;
+                if (!rowInside) {
+                    Arrays.fill(dst, d, d + piece, 0f);
+                } else {
+                    int a = Math.min(o + piece, Math.max(o, lo));
+                    int b = Math.max(a, Math.min(o + piece, hi));
+                    Arrays.fill(dst, d, d + (a - o), 0f);
+                    if (b > a) {
+                        if (sw == 1) {
+                            System.arraycopy(x, row + a, dst, d + (a - o), b - a);
+                        } else {
+                            for (int q = a, dd = d + (a - o); q < b; q++, dd++) {
+                                dst[dd] = x[row + q * sw];
+                            }
+                        }
+                    }
+                    Arrays.fill(dst, d + (b - o), d + piece, 0f);
+                }
+                o += piece;
+                i += piece;
+            }
             ow = 0;
             if (++oh == out[1]) {
                 oh = 0;

@@ -30,6 +30,12 @@ public final class Replay {
     @FunctionalInterface
     public interface Progress {
         void layerDone(int index, int count, ReplayResult.LayerResult result);
+
+        /**
+         * Told before each pass starts, with the floating-point operations of the passes already done and of the
+         * whole replay (each pass counts 2 x its multiply-adds, skipped passes included), for a progress bar.
+         */
+        default void passStarting(int index, int count, String layer, String pass, long flopDone, long flopTotal) {}
     }
 
     private final ConvBackend backend;
@@ -65,13 +71,19 @@ public final class Replay {
         if (unavailable.isPresent()) {
             return new ReplayResult(ReplayResult.Status.UNAVAILABLE, backend.name(), null,
                     "backend " + backend.name() + " is unavailable: " + unavailable.get(), memoryCapBytes, seed,
-                    estimate, List.of());
+                    estimate, List.of(), ReplayFindings.of(spec, estimate));
         }
         String device = backend.device();
         backend.memoryCap(memoryCapBytes);
         List<ConvProblem> problems = spec.problems();
         List<ReplayResult.LayerResult> results = new ArrayList<>();
         boolean training = spec.mode() == ReproSpec.Mode.TRAINING;
+        int passes = training ? 3 : 1;
+        flopTotal = 0;
+        for (ConvProblem p : problems) {
+            flopTotal += passes * 2 * p.macs();
+        }
+        flopDone = 0;
         String deviceBroken = null;
         String crash = null;
         for (int i = 0; i < problems.size(); i++) {
@@ -82,7 +94,7 @@ public final class Replay {
                         new ReplayResult.PassTimes(null, null, null), null, false, null,
                         "not run after " + deviceBroken);
             } else {
-                LayerRun run = new LayerRun(p, training, seed + 0x9E3779B97F4A7C15L * (i + 1));
+                LayerRun run = new LayerRun(p, training, seed + 0x9E3779B97F4A7C15L * (i + 1), i, problems.size());
                 r = run.result();
                 if (r.status() == ReplayResult.LayerStatus.DEVICE_ERROR) {
                     deviceBroken = r.error() + " in " + p.name();
@@ -92,11 +104,33 @@ public final class Replay {
                 }
             }
             results.add(r);
+            flopDone = flopDoneBefore(problems, i + 1, passes);
             progress.layerDone(i, problems.size(), r);
         }
         return new ReplayResult(crash != null ? ReplayResult.Status.CRASHED : overall(results), backend.name(), device,
                 crash != null ? "the backend failed unexpectedly: " + crash : reason(results, training, device),
-                memoryCapBytes, seed, estimate, results);
+                memoryCapBytes, seed, estimate, results, ReplayFindings.of(spec, estimate));
+    }
+
+    private long flopTotal;
+    private long flopDone;
+
+    /** Floating-point operations of the layers finished so far in the running replay (2 x multiply-adds per pass). */
+    public long flopDone() {
+        return flopDone;
+    }
+
+    /** Floating-point operations of every pass of the running replay. */
+    public long flopTotal() {
+        return flopTotal;
+    }
+
+    private static long flopDoneBefore(List<ConvProblem> problems, int layers, int passes) {
+        long f = 0;
+        for (int i = 0; i < layers; i++) {
+            f += passes * 2 * problems.get(i).macs();
+        }
+        return f;
     }
 
     private static ReplayResult.Status overall(List<ReplayResult.LayerResult> results) {
@@ -138,8 +172,12 @@ public final class Replay {
         double maxError = -1;
         String mismatch;
         boolean crashed;
+        final int index;
+        final int count;
 
-        LayerRun(ConvProblem p, boolean training, long layerSeed) {
+        LayerRun(ConvProblem p, boolean training, long layerSeed, int index, int count) {
+            this.index = index;
+            this.count = count;
             this.p = p;
             this.training = training;
             this.random = new SplittableRandom(layerSeed);
@@ -152,6 +190,13 @@ public final class Replay {
                 if (largest > Integer.MAX_VALUE - 16) {
                     return done(ReplayResult.LayerStatus.OUT_OF_MEMORY, "HOST_ARRAY_LIMIT", "a tensor of " + largest
                             + " elements is larger than a host array can be; this layer cannot be replayed from here");
+                }
+                long tensors = 4 * (p.inputElements() + p.filterElements() + p.outputElements());
+                if (memoryCapBytes > 0 && tensors > memoryCapBytes) {
+                    // refused before the inputs are even generated: gigabytes of random numbers only to be told no
+                    return done(ReplayResult.LayerStatus.OUT_OF_MEMORY, "OUT_OF_MEMORY", "out of memory: the forward"
+                            + " pass's input, filter and output alone need " + tensors + " bytes, more than the "
+                            + memoryCapBytes + "-byte cap");
                 }
                 runPasses();
                 return mismatch == null ? done(ReplayResult.LayerStatus.PASSED, null, null)
@@ -175,6 +220,7 @@ public final class Replay {
         private void runPasses() throws ConvBackend.BackendException {
             float[] w = inputs(p.filterElements(), 1 / Math.sqrt((double) p.filterElements() / p.outChannels()));
             float[] x = inputs(p.inputElements(), 1);
+            starting("forward", 0);
             ConvBackend.PassResult y = backend.forward(p, x, w);
             record("forward", y, p.outputElements());
             fwd = y.kernelMillis();
@@ -183,14 +229,20 @@ public final class Replay {
                 return;
             }
             float[] dy = inputs(p.outputElements(), 1);
+            starting("backward-data", 1);
             ConvBackend.PassResult dx = backend.backwardData(p, dy, w);
             record("backward-data", dx, p.inputElements());
             bwdData = dx.kernelMillis();
             check("backward-data", dx.output(), i -> oracle.backwardData(dy, w, i));
+            starting("backward-filter", 2);
             ConvBackend.PassResult dw = backend.backwardFilter(p, x, dy);
             record("backward-filter", dw, p.filterElements());
             bwdFilter = dw.kernelMillis();
             check("backward-filter", dw.output(), i -> oracle.backwardFilter(x, dy, i));
+        }
+
+        private void starting(String pass, int done) {
+            progress.passStarting(index, count, p.name(), pass, flopDone + done * 2 * p.macs(), flopTotal);
         }
 
         private float[] inputs(long count, double scale) {

@@ -9,7 +9,8 @@ import java.util.Optional;
 /**
  * Turns a finished reproduction job's stored result into a {@link ReplayOutcome} fact, so that a replay becomes
  * evidence in the bundle's diagnosis (an out-of-memory reproduced under the reporter's cap raises
- * {@code gpu-oom}; a pass over 2 s on a GPU raises {@code tdr-timeout}).
+ * {@code gpu-oom}; a pass over 2 s on a GPU raises {@code tdr-timeout}; so do the findings' verdicts on the reporter's
+ * card: a batch that does not fit it, a pass that needs more than 2 s on it).
  *
  * <p>NOTE: reads the worker's completion JSON ({@code {"replay": {...}, "child": {...}}}) as a tree and tolerates
  * missing parts: a job whose child crashed before writing a replay still states how it ended.
@@ -49,9 +50,14 @@ public final class ReplayOutcomes {
         String device = replay.path("device").asText(null);
         long cap = replay.has("memory_cap_bytes") ? replay.path("memory_cap_bytes").asLong(0)
                 : replay.path("memoryCapBytes").asLong(0);
+        JsonNode findings = replay.path("findings");
+        boolean tooBig = findings.path("exceeds_reporter_memory").asBoolean(false);
+        boolean overWatchdog = findings.path("exceeds_watchdog").asBoolean(false);
+        String memoryFinding = findings.path("memory").asText(null);
+        String timeFinding = findings.path("time").asText(null);
         String summary = "repro job #" + jobId + " " + state + " on " + (device != null ? device : backend)
                 + (cap > 0 ? " under a " + (cap >> 20) + " MiB cap" : "") + (detail != null ? ": " + detail : "");
-        return Optional.of(new ReplayOutcome(jobId, state, backend, device, cap, oom, tdr, mismatch, detail,
-                List.of(new SourceRef("repro job #" + jobId, jobId, summary))));
+        return Optional.of(new ReplayOutcome(jobId, state, backend, device, cap, oom, tdr, mismatch, detail, tooBig,
+                overWatchdog, memoryFinding, timeFinding, List.of(new SourceRef("repro job #" + jobId, jobId, summary))));
     }
 }

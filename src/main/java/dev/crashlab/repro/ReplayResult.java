@@ -19,15 +19,23 @@ import java.util.Locale;
  * @param seed the seed of the generated inputs
  * @param estimate the memory estimate of the spec
  * @param layers one result per layer that was tried, in order
+ * @param findings what the replay shows about the reported crash (memory against the reporter's card, time against
+ *     the Windows watchdog on the reporter's GPU); null in results made before it existed
  */
 public record ReplayResult(Status status, String backend, String device, String reason, long memoryCapBytes,
-        long seed, MemoryEstimate estimate, List<LayerResult> layers) {
+        long seed, MemoryEstimate estimate, List<LayerResult> layers, ReplayFindings findings) {
 
     /** A kernel longer than this trips the Windows display driver's watchdog (TDR) by default. */
     public static final double TDR_LIMIT_MS = 2000;
 
     public ReplayResult {
         layers = List.copyOf(layers);
+    }
+
+    /** A result without findings (a supervisor's verdict on a replay that never reported). */
+    public ReplayResult(Status status, String backend, String device, String reason, long memoryCapBytes, long seed,
+            MemoryEstimate estimate, List<LayerResult> layers) {
+        this(status, backend, device, reason, memoryCapBytes, seed, estimate, layers, null);
     }
 
     /** How a replay ended. */

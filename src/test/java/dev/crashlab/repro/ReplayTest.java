@@ -75,14 +75,23 @@ class ReplayTest {
     void outOfMemoryFailsTheLayerAndTheReplayGoesOn() {
         Faulty b = new Faulty();
         b.oomLayer = "b";
-        ReplayResult r = new Replay(b, 1000, 1, null).run(spec(ReproSpec.Mode.TRAINING, ConvProblem.DType.FLOAT32));
-        assertThat(b.cap).isEqualTo(1000);
+        // a cap the layers' tensors fit (a smaller one is refused by the replay before the backend is asked)
+        ReplayResult r = new Replay(b, 1 << 20, 1, null).run(spec(ReproSpec.Mode.TRAINING, ConvProblem.DType.FLOAT32));
+        assertThat(b.cap).isEqualTo(1 << 20);
         assertThat(r.status()).isEqualTo(ReplayResult.Status.FAILED);
-        assertThat(r.memoryCapBytes()).isEqualTo(1000);
+        assertThat(r.memoryCapBytes()).isEqualTo(1 << 20);
         assertThat(r.layers()).extracting(ReplayResult.LayerResult::status).containsExactly(
                 ReplayResult.LayerStatus.PASSED, ReplayResult.LayerStatus.OUT_OF_MEMORY, ReplayResult.LayerStatus.PASSED);
         assertThat(r.layers().get(1).error()).isEqualTo("OUT_OF_MEMORY");
         assertThat(r.reason()).startsWith("1 of 3 layer(s) failed: b: out-of-memory (out of memory allocating");
+    }
+
+    @Test
+    void tensorsLargerThanTheCapAreRefusedBeforeTheyAreMade() {
+        Faulty b = new Faulty();
+        ReplayResult r = new Replay(b, 16, 1, null).run(spec(ReproSpec.Mode.TRAINING, ConvProblem.DType.FLOAT32));
+        assertThat(r.layers()).extracting(ReplayResult.LayerResult::status).containsOnly(ReplayResult.LayerStatus.OUT_OF_MEMORY);
+        assertThat(r.layers().getFirst().message()).contains("alone need").contains("more than the 16-byte cap");
     }
 
     @Test

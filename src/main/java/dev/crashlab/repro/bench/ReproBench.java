@@ -1,18 +1,28 @@
 package dev.crashlab.repro.bench;
 
+import dev.crashlab.parse.ArtifactFacts;
+import dev.crashlab.parse.ParseInput;
 import dev.crashlab.repro.ConvBackend;
 import dev.crashlab.repro.ConvProblem;
 import dev.crashlab.repro.CpuConvBackend;
+import dev.crashlab.repro.NaiveConvTiming;
+import dev.crashlab.repro.ReproSpec;
+import dev.crashlab.repro.ReproSpecs;
+import dev.crashlab.sniff.ArtifactSniffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.ForkJoinPool;
 import java.util.stream.IntStream;
 
 /**
- * Measures the CPU backend's GFLOP/s on three standard ResNet-50 layers next to the machine's FMA rate from a
- * simple vectorisable Java loop on every core, and the CUDA backend's TFLOP/s where a device exists, and prints
- * the tables {@code scripts/bench repro} shows.
+ * Measures the CPU backend's GFLOP/s on three standard ResNet-50 layers next to the machine's FMA peak measured in
+ * the same JVM on the same threads, the whole replay of a real model next to the naive loop, and the CUDA
+ * backend's TFLOP/s where a device exists, and prints the tables {@code scripts/bench repro} shows.
  *
  * <p>NOTE: each figure is the median of timed runs after untimed warm-up runs (the JIT compiles the loops
  * first); a pass counts 2 flops per multiply-add ({@link ConvProblem#macs()}).
@@ -21,37 +31,104 @@ public final class ReproBench {
 
     private ReproBench() {}
 
-    /** Arguments: [batch] [runs]. */
+    /** The real model whose every convolution the whole-model row replays (a Keras 3 U-Net with transposed layers). */
+    static final String DEFAULT_MODEL = "../shared/corpus/model-configs/keras3-functional-unet-conv2dtranspose-to_json.json";
+
+    /** Arguments: [batch] [runs] [model file]. */
     public static void main(String[] args) throws Exception {
         int batch = args.length > 0 ? Integer.parseInt(args[0]) : 4;
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        Path model = Path.of(args.length > 2 ? args[2] : DEFAULT_MODEL);
         int threads = Runtime.getRuntime().availableProcessors();
-        Rate peak = peakGflops(threads);
         ConvProblem[] layers = {
             problem("conv2_x 3x3 64->64 56x56", batch, 64, 56, 64, 3, 1, 1),
             problem("1x1 256->64 56x56", batch, 256, 56, 64, 1, 1, 0),
             problem("conv1 7x7 3->64 224x224 s2", batch, 3, 224, 64, 7, 2, 3),
         };
-        System.out.printf(Locale.ROOT, "%nrepro benchmark: CPU backend, batch %d, %d thread(s), float32, median of %d runs after 2 warm-ups%n",
-                batch, threads, runs);
-        System.out.printf(Locale.ROOT, "peer: simple vectorised Java FMA loop on %d thread(s): %.1f GFLOP/s wall, %.1f GFLOP per CPU-second%n",
-                threads, peak.wall(), peak.perCpuSecond());
-        System.out.println("(GFLOP per CPU-second divides by the CPU time this process got, so other load on the machine does not"
-                + " skew the ratio; 'x peak' compares those)");
-        System.out.printf(Locale.ROOT, "%-28s %-16s %10s %10s %10s %9s%n", "layer", "pass", "ms", "GFLOP/s", "GFLOP/cpu-s", "x peak");
         try (CpuConvBackend cpu = new CpuConvBackend(threads)) {
+            // the convolutions first, so the JIT has compiled the micro-kernel before anything is timed
+            List<String> lines = new ArrayList<>();
             for (ConvProblem p : layers) {
                 SplittableRandom r = new SplittableRandom(7);
                 float[] x = random(r, p.inputElements());
                 float[] w = random(r, p.filterElements());
                 float[] dy = random(r, p.outputElements());
                 double gflop = 2.0 * p.macs() / 1e9;
-                row(p, "forward", gflop, peak, runs, () -> cpu.forward(p, x, w));
-                row(p, "backward-data", gflop, peak, runs, () -> cpu.backwardData(p, dy, w));
-                row(p, "backward-filter", gflop, peak, runs, () -> cpu.backwardFilter(p, x, dy));
+                lines.add(measure(p, "forward", gflop, runs, () -> cpu.forward(p, x, w)));
+                lines.add(measure(p, "backward-data", gflop, runs, () -> cpu.backwardData(p, dy, w)));
+                lines.add(measure(p, "backward-filter", gflop, runs, () -> cpu.backwardFilter(p, x, dy)));
             }
+            Rate peak = peakGflops(threads);
+            System.out.printf(Locale.ROOT, "%nrepro benchmark: CPU backend (%s), batch %d, %d thread(s), float32, median of %d runs"
+                    + " after at least 2 s of warm-up per pass%n", cpu.kernelsDescription(), batch, threads, runs);
+            System.out.printf(Locale.ROOT, "peer: the FMA peak on the same %d thread(s) in this JVM (the better of a %d-lane"
+                    + " Vector API loop with 12 accumulators in registers and a vectorised Java loop): %.1f GFLOP/s wall,"
+                    + " %.1f GFLOP per CPU-second%n", threads, VectorPeak.LANES, peak.wall(), peak.perCpuSecond());
+            System.out.println("(per CPU-second divides by the CPU time this process used, so other load on the machine skews"
+                    + " it less than wall time; 'x peak' is the row's GFLOP per CPU-second over the peak's)");
+            System.out.printf(Locale.ROOT, "%-28s %-16s %10s %10s %12s %8s%n", "layer", "pass", "ms", "GFLOP/s",
+                    "GFLOP/cpu-s", "x peak");
+            for (String line : lines) {
+                String[] f = line.split("\t");
+                double perCpu = Double.parseDouble(f[4]);
+                System.out.printf(Locale.ROOT, "%-28s %-16s %10s %10s %12.1f %8.2f%n", f[0], f[1], f[2], f[3], perCpu,
+                        perCpu / peak.perCpuSecond());
+            }
+            modelRow(cpu, model);
         }
         cudaRows(layers, runs);
+    }
+
+    /**
+     * Replays every convolution of a real model at its batch (all three passes, as a training replay does) on
+     * the CPU backend, next to the naive loop's time for the same layers, estimated from a sample of each pass's
+     * elements (the whole naive run would take hours).
+     */
+    private static void modelRow(CpuConvBackend cpu, Path model) throws Exception {
+        if (!Files.isRegularFile(model)) {
+            System.out.printf(Locale.ROOT, "%nwhole model: not measured: %s is absent (the corpus is not here)%n", model);
+            return;
+        }
+        ReproSpec spec = ReproSpecs.fromFacts(ArtifactFacts.of(new ParseInput(model.getFileName().toString(),
+                new ArtifactSniffer().sniff(model.getFileName().toString(), model), model)).facts());
+        List<ConvProblem> problems = spec.problems();
+        if (problems.isEmpty()) {
+            System.out.printf(Locale.ROOT, "%nwhole model: not measured: %s gives no convolution%n", model);
+            return;
+        }
+        double gflop = 0;
+        double naive = 0;
+        SplittableRandom r = new SplittableRandom(11);
+        List<float[][]> tensors = new ArrayList<>();
+        for (ConvProblem p : problems) {
+            gflop += 3 * 2.0 * p.macs() / 1e9;
+            naive += NaiveConvTiming.estimatedSeconds(p, 256, r);
+            tensors.add(new float[][] {random(r, p.inputElements()), random(r, p.filterElements()), random(r, p.outputElements())});
+        }
+        double[] seconds = new double[2];
+        double[] cpuSeconds = new double[2];
+        for (int round = 0; round < 2; round++) { // the first round is the warm-up
+            long c0 = processCpuNanos();
+            long t0 = System.nanoTime();
+            for (int i = 0; i < problems.size(); i++) {
+                ConvProblem p = problems.get(i);
+                float[][] t = tensors.get(i);
+                cpu.forward(p, t[0], t[1]);
+                cpu.backwardData(p, t[2], t[1]);
+                cpu.backwardFilter(p, t[0], t[2]);
+            }
+            seconds[round] = (System.nanoTime() - t0) / 1e9;
+            cpuSeconds[round] = (processCpuNanos() - c0) / 1e9;
+        }
+        System.out.printf(Locale.ROOT, "%nwhole model: %s, %d convolution layer(s) at batch %d, forward + backward-data +"
+                + " backward-filter, %.1f GFLOP%n", model.getFileName(), problems.size(), spec.batch(), gflop);
+        System.out.printf(Locale.ROOT, "%-44s %10s %10s %12s%n", "what", "seconds", "GFLOP/s", "x naive");
+        System.out.printf(Locale.ROOT, "%-44s %10.2f %10.1f %12.0f%n", "CPU backend, first run (JIT warming up)", seconds[0],
+                gflop / seconds[0], naive / seconds[0]);
+        System.out.printf(Locale.ROOT, "%-44s %10.2f %10.1f %12.0f%n", "CPU backend, second run", seconds[1],
+                gflop / seconds[1], naive / seconds[1]);
+        System.out.printf(Locale.ROOT, "%-44s %10.1f %10.2f %12s%n", "peer: naive loop (256 sampled elements/pass)", naive,
+                gflop / naive, "1");
     }
 
     /**
@@ -96,9 +173,14 @@ public final class ReproBench {
         ConvBackend.PassResult run() throws ConvBackend.BackendException;
     }
 
-    private static void row(ConvProblem p, String pass, double gflop, Rate peak, int runs, Pass body) throws Exception {
-        for (int i = 0; i < 2; i++) {
+    // Times one pass: untimed runs for at least 2 s (the JIT compiles the kernels), then the median of the runs;
+    // returns "layer, pass, ms, GFLOP/s wall, GFLOP per CPU-second" tab-separated.
+    private static String measure(ConvProblem p, String pass, double gflop, int runs, Pass body) throws Exception {
+        long warm = System.nanoTime();
+        int warmRuns = 0;
+        while (warmRuns < 3 || System.nanoTime() - warm < 2_000_000_000L) {
             body.run();
+            warmRuns++;
         }
         double[] wall = new double[runs];
         double[] cpu = new double[runs];
@@ -111,9 +193,9 @@ public final class ReproBench {
         }
         Arrays.sort(wall);
         Arrays.sort(cpu);
-        Rate r = new Rate(gflop / wall[runs / 2], gflop / cpu[runs / 2]);
-        System.out.printf(Locale.ROOT, "%-28s %-16s %10.1f %10.2f %10.2f %9.3f%n", p.name(), pass, wall[runs / 2] * 1e3,
-                r.wall(), r.perCpuSecond(), r.perCpuSecond() / peak.perCpuSecond());
+        double w = wall[runs / 2];
+        double c = Math.max(cpu[runs / 2], 1e-9);
+        return String.format(Locale.ROOT, "%s\t%s\t%.1f\t%.1f\t%.3f", p.name(), pass, w * 1e3, gflop / w, gflop / c);
     }
 
     /** A rate in GFLOP per wall-clock second, and per CPU-second of the whole process (immune to other load). */
@@ -139,29 +221,39 @@ public final class ReproBench {
     }
 
     /**
-     * The FMA rate of a simple loop on {@code threads} threads: each thread runs eight fused multiply-adds per
-     * element over a small array that stays in the L1 cache, which the JIT turns into vector FMA instructions.
+     * The FMA rate on {@code threads} threads, the better of two loops: {@link VectorPeak} (twelve independent
+     * vector accumulators, nothing but FMAs) and a plain loop of eight dependent FMAs per element over a small
+     * array in L1, which the JIT vectorises. Each round runs about half a second, so that the process's CPU time
+     * (counted in scheduler ticks on some kernels) is measured over many ticks.
      */
     static Rate peakGflops(int threads) {
-        int n = 1024;
-        int reps = 20_000;
-        double flop = 2.0 * 8 * n * (double) reps * threads / 1e9;
         ForkJoinPool pool = new ForkJoinPool(threads);
         try {
             double bestWall = 0;
             double bestCpu = 0;
-            for (int round = 0; round < 5; round++) {
-                long c0 = processCpuNanos();
-                long t0 = System.nanoTime();
-                double sink = pool.submit(() -> IntStream.range(0, threads).parallel()
-                        .mapToDouble(t -> fmaLoop(n, reps)).sum()).join();
-                double seconds = (System.nanoTime() - t0) / 1e9;
-                double cpu = (processCpuNanos() - c0) / 1e9;
-                if (sink == 42.4242) {
-                    System.out.print(""); // keeps the result live
+            for (int kind = 0; kind < 2; kind++) {
+                int reps = 1000;
+                double flopPerRep = kind == 0 ? VectorPeak.FLOP_PER_REP : 2.0 * 8 * 1024;
+                for (int round = 0; round < 6; round++) {
+                    int k = kind;
+                    int n = reps;
+                    long c0 = processCpuNanos();
+                    long t0 = System.nanoTime();
+                    double sink = pool.submit(() -> IntStream.range(0, threads).parallel()
+                            .mapToDouble(t -> k == 0 ? VectorPeak.run(n) : fmaLoop(1024, n)).sum()).join();
+                    double seconds = (System.nanoTime() - t0) / 1e9;
+                    double cpu = (processCpuNanos() - c0) / 1e9;
+                    if (sink == 42.4242) {
+                        System.out.print(""); // keeps the result live
+                    }
+                    double flop = flopPerRep * n * threads / 1e9;
+                    if (seconds < 0.5) {
+                        reps = (int) Math.min(Integer.MAX_VALUE / 2, reps * Math.max(2, Math.ceil(0.5 / Math.max(seconds, 1e-4))));
+                        continue;
+                    }
+                    bestWall = Math.max(bestWall, flop / seconds);
+                    bestCpu = Math.max(bestCpu, flop / Math.max(cpu, 1e-9));
                 }
-                bestWall = Math.max(bestWall, flop / seconds);
-                bestCpu = Math.max(bestCpu, flop / cpu);
             }
             return new Rate(bestWall, bestCpu);
         } finally {

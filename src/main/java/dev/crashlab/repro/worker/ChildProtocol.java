@@ -27,4 +27,12 @@ public final class ChildProtocol {
     public static final String PROBE = "--probe";
 
     private ChildProtocol() {}
+
+    /**
+     * The machine-readable head of a per-pass progress line, {@code [flopDone/flopTotal elapsedMs ms] }: the UI draws
+     * a progress bar from the fraction and an ETA from the elapsed time (the replay's work is its FLOP count).
+     */
+    public static String passProgress(long flopDone, long flopTotal, long elapsedMs) {
+        return "[" + flopDone + "/" + flopTotal + " " + elapsedMs + " ms] ";
+    }
 }

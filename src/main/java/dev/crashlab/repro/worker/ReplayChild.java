@@ -90,11 +90,26 @@ public final class ReplayChild {
         try (ConvBackend backend = opened.backend()) {
             out.println(ChildProtocol.PROGRESS_PREFIX + "replaying " + spec.layers().size() + " layer(s) on " + backendName);
             out.flush();
-            return new Replay(backend, cap, Replay.DEFAULT_SEED, (i, n, layer) -> {
-                out.println(ChildProtocol.PROGRESS_PREFIX + "layer " + (i + 1) + "/" + n + " " + layer.name() + ": "
-                        + layer.status().label());
-                out.flush();
-            }).run(spec);
+            long started = System.nanoTime();
+            Replay[] replay = new Replay[1];
+            replay[0] = new Replay(backend, cap, Replay.DEFAULT_SEED, new Replay.Progress() {
+                @Override
+                public void layerDone(int i, int n, ReplayResult.LayerResult layer) {
+                    out.println(ChildProtocol.PROGRESS_PREFIX + ChildProtocol.passProgress(replay[0].flopDone(),
+                            replay[0].flopTotal(), (System.nanoTime() - started) / 1_000_000) + "layer " + (i + 1) + "/"
+                            + n + " " + layer.name() + ": " + layer.status().label());
+                    out.flush();
+                }
+
+                @Override
+                public void passStarting(int i, int n, String layer, String pass, long flopDone, long flopTotal) {
+                    out.println(ChildProtocol.PROGRESS_PREFIX + ChildProtocol.passProgress(flopDone, flopTotal,
+                            (System.nanoTime() - started) / 1_000_000) + "layer " + (i + 1) + "/" + n + " " + layer + " "
+                            + pass);
+                    out.flush();
+                }
+            });
+            return replay[0].run(spec);
         }
     }
 
