@@ -75,6 +75,8 @@ final class AskForArtifact implements Rule {
                     case FACT -> List.of(m.factKind());
                     case COMPAT -> CHECK_KINDS.getOrDefault(m.compat(), List.of("VersionFact", "BuildInfo"));
                     case TEXT -> List.of();
+                    case ALL -> m.all().stream().filter(p -> p.source() == Matcher.Source.FACT && !p.absent())
+                            .map(Matcher::factKind).toList();
                 };
                 for (String k : kinds) {
                     if (!present.contains(k)) {

@@ -27,6 +27,8 @@ public final class DiagnosisContext {
     final Map<String, Map<String, Evidence>> against = new LinkedHashMap<>();
     final Map<String, Double> similarityScores = new HashMap<>();
     final Map<String, Double> scores = new HashMap<>();
+    /** The lines text matchers read (built once, by {@link MatchTextMatchers#lines}). */
+    List<dev.crashlab.fact.SourceRef> textLines;
     List<Hypothesis> ranked = List.of();
     List<Ask> ask = List.of();
     final List<String> notes = new ArrayList<>();

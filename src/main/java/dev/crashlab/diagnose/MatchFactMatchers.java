@@ -49,7 +49,7 @@ final class MatchFactMatchers implements Rule {
         }
     }
 
-    private static boolean holds(DiagnosisContext ctx, Matcher m, Fact f, KbArticle a) {
+    static boolean holds(DiagnosisContext ctx, Matcher m, Fact f, KbArticle a) {
         for (FieldCondition c : m.where()) {
             try {
                 if (!c.condition().test(ctx.fields.values(f, c.field()))) {
