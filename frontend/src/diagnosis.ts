@@ -6,14 +6,23 @@ export interface Evidence {
   text: string;
   weight: number;
   specific: boolean;
+  /** Context (the OS, the card's mode, a version present): makes a cause plausible, never its only evidence. */
+  context?: boolean;
   source: SourceRef | null;
   sources: SourceRef[];
 }
+
+/** How strongly a cause's evidence points at it (README, "How to read a report"). */
+export type Strength = 'strong' | 'moderate' | 'weak' | 'none';
+
+/** Whether the bundle's own evidence names a cause. */
+export type Verdict = 'diagnosed' | 'weak' | 'no-evidence';
 
 export interface Hypothesis {
   id: string;
   title: string;
   category: string;
+  strength?: Strength;
   confidence: number;
   score: number;
   evidence: Evidence[];
@@ -42,6 +51,9 @@ export interface Diagnosis {
   compat: CompatResult[];
   notes: string[];
   kbFingerprint: string;
+  verdict?: Verdict;
+  otherEvents?: SourceRef[];
+  otherEventCount?: number;
 }
 
 export interface KbSummary {

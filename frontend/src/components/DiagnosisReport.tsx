@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ApiError } from '../api.ts';
+import { ApiError, type Artifact, type SourceRef } from '../api.ts';
 import {
   CHECK_LABELS,
   categoryLabel,
@@ -10,7 +10,9 @@ import {
   type Evidence,
   type Hypothesis,
   type KbArticle,
+  type Strength,
 } from '../diagnosis.ts';
+import { formatBytes } from '../format.ts';
 import { inline } from '../markdown.tsx';
 import { Link } from '../router.tsx';
 import { ErrorAlert, Loading } from './common.tsx';
@@ -21,8 +23,21 @@ type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 
 /** How many causes are shown open; the rest sit under "Other candidates". */
 const OPEN = 3;
 
-/** The report: the ranked causes with their evidence, what to upload to be sure, and the compatibility checks. */
-export function DiagnosisReport({ bundleId, jump }: { bundleId: number; jump: SourceJump }) {
+/**
+ * The report: the verdict, the ranked causes with their evidence, what to upload to be sure, the compatibility
+ * checks, and the Windows events that are not about this crash. `onThisWasIt` opens the confirm form for a cause.
+ */
+export function DiagnosisReport({
+  bundleId,
+  jump,
+  artifacts = [],
+  onThisWasIt,
+}: {
+  bundleId: number;
+  jump: SourceJump;
+  artifacts?: Artifact[];
+  onThisWasIt?: (articleId: string) => void;
+}) {
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [reload, setReload] = useState(0);
 
@@ -54,10 +69,25 @@ export function DiagnosisReport({ bundleId, jump }: { bundleId: number; jump: So
     );
   } else {
     const d = state.diagnosis;
+    const verdict = d.verdict ?? 'diagnosed';
+    const guesses = verdict !== 'diagnosed';
     const open = d.hypotheses.slice(0, OPEN);
     const rest = d.hypotheses.slice(OPEN);
     body = (
       <>
+        <HowToRead />
+        {verdict === 'no-evidence' && <NotEnoughEvidence artifacts={artifacts} />}
+        {verdict === 'weak' && (
+          <p className="verdict verdict-weak" data-testid="verdict" data-verdict="weak">
+            <strong>Weak evidence.</strong> Nothing in this bundle points at one cause specifically; the list below is
+            ranked on circumstances and is a guess. Add the files named under “To be sure”.
+          </p>
+        )}
+        {guesses && d.hypotheses.length > 0 && (
+          <h3 className="guesses-heading" data-testid="guesses-heading">
+            {verdict === 'no-evidence' ? 'Guesses (no evidence in this bundle)' : 'Candidates (guesses)'}
+          </h3>
+        )}
         {d.hypotheses.length === 0 ? (
           <p className="muted" data-testid="no-hypotheses">
             No known cause matched this bundle. Add the console log with the traceback, the <code>nvidia-smi</code>{' '}
@@ -66,7 +96,7 @@ export function DiagnosisReport({ bundleId, jump }: { bundleId: number; jump: So
         ) : (
           <ol className="hypotheses" data-testid="hypotheses">
             {open.map((h, i) => (
-              <HypothesisItem key={h.id} h={h} rank={i + 1} jump={jump} withRemedies={i === 0} />
+              <HypothesisItem key={h.id} h={h} rank={i + 1} jump={jump} withRemedies={i === 0 && !guesses} onThisWasIt={onThisWasIt} />
             ))}
           </ol>
         )}
@@ -75,7 +105,7 @@ export function DiagnosisReport({ bundleId, jump }: { bundleId: number; jump: So
             <summary>Other candidates ({rest.length})</summary>
             <ol className="hypotheses" start={OPEN + 1}>
               {rest.map((h, i) => (
-                <HypothesisItem key={h.id} h={h} rank={OPEN + i + 1} jump={jump} withRemedies={false} />
+                <HypothesisItem key={h.id} h={h} rank={OPEN + i + 1} jump={jump} withRemedies={false} onThisWasIt={onThisWasIt} />
               ))}
             </ol>
           </details>
@@ -86,13 +116,14 @@ export function DiagnosisReport({ bundleId, jump }: { bundleId: number; jump: So
             <ul>
               {d.ask.map((a, i) => (
                 <li key={i}>
-                  Upload <strong>{a.artifact}</strong>: {a.why}
+                  Upload <strong>{inline(a.artifact, `ask${i}`)}</strong>: {inline(a.why, `why${i}`)}
                 </li>
               ))}
             </ul>
           </div>
         )}
         {d.compat.length > 0 && <CompatChecks checks={d.compat} jump={jump} />}
+        {(d.otherEventCount ?? 0) > 0 && <OtherEvents events={d.otherEvents ?? []} count={d.otherEventCount ?? 0} jump={jump} />}
         {d.notes.length > 0 && (
           <details className="diagnosis-notes">
             <summary>Notes from the diagnosis ({d.notes.length})</summary>
@@ -120,20 +151,142 @@ export function DiagnosisReport({ bundleId, jump }: { bundleId: number; jump: So
   );
 }
 
-function ConfidenceBar({ value }: { value: number }) {
-  const pct = Math.round(Math.max(0, Math.min(1, value)) * 100);
-  const tone = pct >= 60 ? 'high' : pct >= 25 ? 'mid' : 'low';
+const STRENGTH_WORDS: Record<Strength, { label: string; tone: string; title: string }> = {
+  strong: { label: 'Strong evidence', tone: 'high', title: 'Specific evidence that on its own nearly settles it' },
+  moderate: { label: 'Some evidence', tone: 'mid', title: 'Specific evidence, but not conclusive' },
+  weak: { label: 'Weak evidence', tone: 'low', title: 'Only evidence that fits several causes' },
+  none: { label: 'No evidence', tone: 'none', title: 'A guess: nothing in the bundle points here' },
+};
+
+/** The strength of a cause's evidence in words (the rank says the order; no percentage pretends to be a probability). */
+function StrengthBadge({ strength }: { strength: Strength }) {
+  const w = STRENGTH_WORDS[strength] ?? STRENGTH_WORDS.none;
   return (
-    <span className="confidence" data-testid="confidence" title={`Confidence ${pct}%`}>
-      <span className="confidence-track" aria-hidden="true">
-        <span className={`confidence-fill confidence-${tone}`} style={{ width: `${pct}%` }} />
-      </span>
-      <span className="confidence-value">{pct}%</span>
+    <span className={`strength strength-${w.tone}`} data-testid="strength" data-strength={strength} title={w.title}>
+      {w.label}
     </span>
   );
 }
 
-function HypothesisItem({ h, rank, jump, withRemedies }: { h: Hypothesis; rank: number; jump: SourceJump; withRemedies: boolean }) {
+/** A short guide to the report, on the report itself. */
+function HowToRead() {
+  return (
+    <details className="how-to-read" data-testid="how-to-read">
+      <summary>How to read this</summary>
+      <ul>
+        <li>
+          Causes are ranked by how well the files of this bundle support them; the first is the best supported, not a
+          certainty.
+        </li>
+        <li>
+          <strong>Strong evidence</strong>: a line or value that points at this cause and few others (an error message,
+          an event, a version that cannot work). <strong>Some evidence</strong>: such a pointer, but a weaker one.{' '}
+          <strong>Weak evidence</strong>: only things that fit several causes. <strong>No evidence</strong>: a guess.
+        </li>
+        <li>
+          Lines marked <em>specific</em> point at the cause; the others fit it. Context such as the operating system
+          or the card's driver mode makes a cause possible but never counts alone.
+        </li>
+        <li>Each evidence line links to where it was read; Back returns here.</li>
+        <li>
+          When you know what it was, press <em>This was it</em>: the confirmed cause is shown first here and helps
+          the diagnosis of similar crashes.
+        </li>
+      </ul>
+    </details>
+  );
+}
+
+/** What an artifact is, in words, when nothing could be read from it. */
+function unreadable(a: Artifact): string | null {
+  if (a.size === 0) return 'an empty file';
+  if (/\.(png|jpe?g|gif|bmp|webp|tiff?|heic)$/i.test(a.path)) return 'an image (a screenshot cannot be read as text)';
+  if (a.type === 'BINARY') return 'a binary file (not text, not an event log)';
+  return null;
+}
+
+/** The answer when nothing in the bundle is evidence: what was read, what was not, and what to upload. */
+function NotEnoughEvidence({ artifacts }: { artifacts: Artifact[] }) {
+  const notRead = artifacts.map((a) => ({ a, why: unreadable(a) })).filter((x) => x.why !== null);
+  const read = artifacts.filter((a) => unreadable(a) === null);
+  return (
+    <div className="verdict verdict-none" data-testid="verdict" data-verdict="no-evidence">
+      <h3>Not enough evidence</h3>
+      <p>Nothing in this bundle points at a cause, so there is no diagnosis yet. Any causes listed below are guesses.</p>
+      {read.length > 0 && (
+        <p data-testid="verdict-read">
+          Read: {read.map((a, i) => (
+            <span key={a.id}>
+              {i > 0 && ', '}
+              <code>{a.path}</code> ({a.typeLabel}, {formatBytes(a.size)})
+            </span>
+          ))}
+          {' '}— no error, event or version in them matched a known cause.
+        </p>
+      )}
+      {notRead.length > 0 && (
+        <p data-testid="verdict-unreadable">
+          Could not be read: {notRead.map((x, i) => (
+            <span key={x.a.id}>
+              {i > 0 && ', '}
+              <code>{x.a.path}</code> is {x.why}
+            </span>
+          ))}
+          .
+        </p>
+      )}
+      <p>Upload, as text files:</p>
+      <ul data-testid="verdict-upload">
+        <li>the complete console output of the failed run, from the start to the last line (the traceback and exit status);</li>
+        <li>
+          <code>nvidia-smi -q</code> output, and an environment listing (<code>python -m torch.utils.collect_env</code>, or{' '}
+          <code>pip list</code> and <code>nvcc -V</code>);
+        </li>
+        <li>
+          on Windows the Application and System event logs (.evtx); on Linux the kernel log (<code>dmesg -T</code> or{' '}
+          <code>journalctl -k</code>).
+        </li>
+      </ul>
+      <p className="muted">
+        The collector script gathers all of these in one zip (see the upload page).
+      </p>
+    </div>
+  );
+}
+
+/** Windows events that are about other programs or other times: listed, never evidence. */
+function OtherEvents({ events, count, jump }: { events: SourceRef[]; count: number; jump: SourceJump }) {
+  return (
+    <details className="other-events" data-testid="other-events">
+      <summary>Other events in the event logs ({count}): other programs or other times, not used as evidence</summary>
+      <ul>
+        {events.map((s, i) => (
+          <li key={i}>
+            <SourceLink source={s} jump={jump}>
+              {s.artifact}:{s.line}
+            </SourceLink>{' '}
+            <span className="muted">{s.text.length > 200 ? `${s.text.slice(0, 197)}…` : s.text}</span>
+          </li>
+        ))}
+        {count > events.length && <li className="muted">and {count - events.length} more</li>}
+      </ul>
+    </details>
+  );
+}
+
+function HypothesisItem({
+  h,
+  rank,
+  jump,
+  withRemedies,
+  onThisWasIt,
+}: {
+  h: Hypothesis;
+  rank: number;
+  jump: SourceJump;
+  withRemedies: boolean;
+  onThisWasIt?: (articleId: string) => void;
+}) {
   return (
     <li className="hypothesis" data-testid="hypothesis" data-id={h.id}>
       <div className="hyp-head">
@@ -146,7 +299,12 @@ function HypothesisItem({ h, rank, jump, withRemedies }: { h: Hypothesis; rank: 
           </Link>
         </h3>
         <span className="badge badge-neutral">{categoryLabel(h.category)}</span>
-        <ConfidenceBar value={h.confidence} />
+        <StrengthBadge strength={h.strength ?? (h.evidence.length === 0 ? 'none' : 'moderate')} />
+        {onThisWasIt && (
+          <button type="button" className="btn btn-small btn-secondary this-was-it" onClick={() => onThisWasIt(h.id)} data-testid="this-was-it">
+            This was it
+          </button>
+        )}
       </div>
       {h.evidence.length > 0 && <EvidenceList items={h.evidence} jump={jump} label="Evidence" testId="evidence" />}
       {h.against.length > 0 && <EvidenceList items={h.against} jump={jump} label="Against" testId="against" />}
@@ -155,30 +313,83 @@ function HypothesisItem({ h, rank, jump, withRemedies }: { h: Hypothesis; rank: 
   );
 }
 
+const sourceKey = (s: SourceRef) => `${s.artifact}:${s.line}`;
+
+/** Evidence lines, grouped so that each source line is cited once (several findings on one line share it). */
 function EvidenceList({ items, jump, label, testId }: { items: Evidence[]; jump: SourceJump; label: string; testId: string }) {
+  const groups: { source: SourceRef | null; items: Evidence[] }[] = [];
+  const byKey = new Map<string, { source: SourceRef | null; items: Evidence[] }>();
+  for (const e of items) {
+    const key = e.source ? sourceKey(e.source) : null;
+    const g = key ? byKey.get(key) : undefined;
+    if (g) {
+      g.items.push(e);
+    } else {
+      const n = { source: e.source, items: [e] };
+      groups.push(n);
+      if (key) byKey.set(key, n);
+    }
+  }
   return (
     <div className={`evidence-block evidence-${testId}`}>
       <h4>{label}</h4>
       <ul className="evidence-list">
-        {items.map((e, i) => (
-          <li key={i} className="evidence" data-testid={testId}>
-            <span className="evidence-text">
-              {e.specific && <span className="tag tag-specific">specific</span>} {e.text}
-            </span>
-            {e.source && (
-              <SourceLink source={e.source} jump={jump} className="evidence-source" testId="evidence-source">
-                <span className="evidence-where">
-                  {e.source.artifact}:{e.source.line}
+        {groups.map((g, i) => {
+          const more = uniqueSources(g.items).filter((s) => !g.source || sourceKey(s) !== sourceKey(g.source));
+          return (
+            <li key={i} className="evidence" data-testid={testId}>
+              {g.items.map((e, j) => (
+                <span key={j} className="evidence-text">
+                  {j > 0 && <br />}
+                  {e.specific && <span className="tag tag-specific">specific</span>} {inline(e.text, `e${i}-${j}`)}
                 </span>
-                {e.source.text && <code className="evidence-line">{e.source.text}</code>}
-              </SourceLink>
-            )}
-            {e.sources.length > 1 && <span className="muted evidence-more"> and {e.sources.length - 1} more</span>}
-          </li>
-        ))}
+              ))}
+              {g.source && (
+                <SourceLink source={g.source} jump={jump} className="evidence-source" testId="evidence-source">
+                  <span className="evidence-where">
+                    {g.source.artifact}:{g.source.line}
+                  </span>
+                  {g.source.text && <code className="evidence-line">{g.source.text}</code>}
+                </SourceLink>
+              )}
+              {more.length > 0 && (
+                <details className="evidence-more" data-testid="evidence-more">
+                  <summary className="muted">and {more.length} more</summary>
+                  <ul>
+                    {more.map((s, k) => (
+                      <li key={k}>
+                        <SourceLink source={s} jump={jump} className="evidence-source">
+                          <span className="evidence-where">
+                            {s.artifact}:{s.line}
+                          </span>
+                          {s.text && <code className="evidence-line">{s.text}</code>}
+                        </SourceLink>
+                      </li>
+                    ))}
+                  </ul>
+                </details>
+              )}
+            </li>
+          );
+        })}
       </ul>
     </div>
   );
+}
+
+function uniqueSources(items: Evidence[]): SourceRef[] {
+  const seen = new Set<string>();
+  const out: SourceRef[] = [];
+  for (const e of items) {
+    for (const s of e.sources) {
+      const k = sourceKey(s);
+      if (!seen.has(k)) {
+        seen.add(k);
+        out.push(s);
+      }
+    }
+  }
+  return out;
 }
 
 type ArticleState = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'loaded'; article: KbArticle };

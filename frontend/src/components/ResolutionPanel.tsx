@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { clearCause, confirmCause, getResolution, type Resolution } from '../crashes.ts';
 import { CATEGORIES, listKb, type KbSummary } from '../diagnosis.ts';
 import { Link } from '../router.tsx';
@@ -10,7 +10,16 @@ type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 
  * "What was it?": confirm the bundle's cause (a KB article, with a note), or take a confirmation back. A
  * confirmed crash counts as evidence in the diagnosis of similar crashes; `onChange` lets the page refresh.
  */
-export function ResolutionPanel({ bundleId, onChange }: { bundleId: number; onChange: () => void }) {
+export function ResolutionPanel({
+  bundleId,
+  onChange,
+  prefill,
+}: {
+  bundleId: number;
+  onChange: () => void;
+  /** A cause chosen with "This was it" on the report: opens the form with it selected. */
+  prefill?: { articleId: string; nonce: number } | null;
+}) {
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [articles, setArticles] = useState<KbSummary[]>([]);
   const [editing, setEditing] = useState(false);
@@ -19,6 +28,15 @@ export function ResolutionPanel({ bundleId, onChange }: { bundleId: number; onCh
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [reload, setReload] = useState(0);
+  const panel = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    if (!prefill) return;
+    setArticleId(prefill.articleId);
+    setEditing(true);
+    setError(null);
+    panel.current?.scrollIntoView({ block: 'center' });
+  }, [prefill]);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -90,7 +108,7 @@ export function ResolutionPanel({ bundleId, onChange }: { bundleId: number; onCh
   }
   const confirmed = state.resolution.confirmed;
   return (
-    <section className={confirmed ? 'panel resolution resolution-confirmed' : 'panel resolution'} aria-label="Confirmed cause" data-testid="resolution">
+    <section ref={panel} className={confirmed ? 'panel resolution resolution-confirmed' : 'panel resolution'} aria-label="Confirmed cause" data-testid="resolution">
       {confirmed && !editing && (
         <div className="resolution-head">
           <div>

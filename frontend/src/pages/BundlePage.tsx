@@ -26,6 +26,7 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
   const [facts, setFacts] = useState<FactsState>({ kind: 'loading' });
   const [factsReload, setFactsReload] = useState(0);
   const [jumps, setJumps] = useState(0);
+  const [prefill, setPrefill] = useState<{ articleId: string; nonce: number } | null>(null);
   // a confirmed cause or a finished reproduction changes the diagnosis and the similar crashes: show them again
   const [refreshes, setRefreshes] = useState(0);
   const refresh = useCallback(() => setRefreshes((n) => n + 1), []);
@@ -114,7 +115,8 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
     go(source) {
       const to = sourceHref(source);
       if (!to) return;
-      navigate(to, { replace: true });
+      // pushed, not replaced: Back returns to the report where the link was
+      navigate(to);
       setJumps((n) => n + 1);
     },
   };
@@ -179,9 +181,15 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
       </dl>
       {bundle.notes && <p className="notes">{bundle.notes}</p>}
 
-      <ResolutionPanel bundleId={bundle.id} onChange={refresh} />
+      <ResolutionPanel bundleId={bundle.id} onChange={refresh} prefill={prefill} />
 
-      <DiagnosisReport key={`diagnosis-${refreshes}`} bundleId={bundle.id} jump={jump} />
+      <DiagnosisReport
+        key={`diagnosis-${refreshes}`}
+        bundleId={bundle.id}
+        jump={jump}
+        artifacts={bundle.artifacts}
+        onThisWasIt={(articleId) => setPrefill((p) => ({ articleId, nonce: (p?.nonce ?? 0) + 1 }))}
+      />
 
       <SimilarCrashes key={`similar-${refreshes}`} bundleId={bundle.id} />
 

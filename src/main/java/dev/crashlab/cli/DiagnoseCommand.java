@@ -80,12 +80,17 @@ final class DiagnoseCommand implements Callable<Integer> {
     }
 
     private void print(Diagnosis d, PrintWriter out) {
+        out.println("verdict: " + d.verdict().written() + switch (d.verdict()) {
+            case DIAGNOSED -> " (the top cause has evidence that points at it)";
+            case WEAK -> " (no cause has evidence that points at it; the ranking below is a guess)";
+            case NO_EVIDENCE -> " (nothing in the bundle is evidence for any cause; the ranking below is a guess)";
+        });
         int n = 0;
         for (Hypothesis h : d.hypotheses()) {
             if (n++ >= top) {
                 break;
             }
-            out.printf(Locale.ROOT, "%d. %-40s %5.1f%%  %s%n", n, h.id(), h.confidence() * 100, h.title());
+            out.printf(Locale.ROOT, "%d. %-40s %-8s  %s%n", n, h.id(), h.strength().written(), h.title());
             for (Evidence e : h.evidence()) {
                 out.printf("     + %s%s%n", e.text(), where(e));
             }

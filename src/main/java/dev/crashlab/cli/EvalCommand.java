@@ -36,7 +36,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "eval",
         description = {"Diagnose every case folder in DIR and compare with its meta.json labels (primary first).",
                        "Prints one line per case, then top1 A/N top3 B/N overall and for cases that are not very-hard.",
-                       "A hit is the primary label ranked first (top1) or among the first three (top3)."})
+                       "A hit is the primary label ranked first (top1) or among the first three (top3);",
+                       "an article that specializes the label (specializes: in its front matter) counts as the label."})
 final class EvalCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "DIR", description = "a folder of case folders, each with a meta.json")
@@ -133,7 +134,7 @@ final class EvalCommand implements Callable<Integer> {
                 continue;
             }
             Diagnosis d = engine.diagnose(input);
-            List<String> ranked = d.hypotheses().stream().map(Hypothesis::id).toList();
+            List<String> ranked = asLabels(d.hypotheses().stream().map(Hypothesis::id).toList(), labels.getFirst(), source);
             ours.add(ranked, labels.getFirst(), veryHard);
             String line = String.format(Locale.ROOT, "%-10s %-9s %-32s %s %s", c.getFileName(), difficulty, labels.getFirst(),
                     mark(ranked, labels.getFirst()), top3(d));
@@ -141,13 +142,13 @@ final class EvalCommand implements Callable<Integer> {
                 List<dev.crashlab.fact.Fact> facts = new ArrayList<>(input.facts());
                 facts.addAll(past.confirmedLike(c, input));
                 Diagnosis dh = engine.diagnose(new DiagnosisInput(facts, input.lines()));
-                List<String> h = dh.hypotheses().stream().map(Hypothesis::id).toList();
+                List<String> h = asLabels(dh.hypotheses().stream().map(Hypothesis::id).toList(), labels.getFirst(), source);
                 withHistory.add(h, labels.getFirst(), veryHard);
                 line += "   | history " + mark(h, labels.getFirst()) + " " + top3(dh);
             }
             if (bm25 != null) {
                 String text = input.lines().stream().map(TextLine::text).collect(Collectors.joining("\n"));
-                List<String> b = bm25.rank(text);
+                List<String> b = asLabels(bm25.rank(text), labels.getFirst(), source);
                 base.add(b, labels.getFirst(), veryHard);
                 line += "   | bm25 " + mark(b, labels.getFirst()) + " " + String.join(",", b.subList(0, Math.min(3, b.size())));
             }
@@ -162,6 +163,11 @@ final class EvalCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** The ranked ids with every article that specializes the label written as the label (a hit for it). */
+    static List<String> asLabels(List<String> ranked, String label, KnowledgeSource source) {
+        return ranked.stream().map(id -> source.kb().article(id).filter(a -> a.names(label)).map(a -> label).orElse(id)).toList();
     }
 
     private static String mark(List<String> ranked, String primary) {

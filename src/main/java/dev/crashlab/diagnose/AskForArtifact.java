@@ -41,7 +41,10 @@ final class AskForArtifact implements Rule {
     @Override
     public void apply(DiagnosisContext ctx) {
         Set<String> present = new HashSet<>();
-        ctx.input.facts().forEach(f -> present.add(f.kind()));
+        ctx.allInput.facts().forEach(f -> present.add(f.kind()));
+        // a file of a family the bundle already has (even one that gave no facts of the kind asked for) is not asked again
+        Set<String> have = new HashSet<>();
+        ctx.allInput.facts().forEach(f -> have.add(artifactFor(f.kind())));
         KbArticle a = ctx.kb.article(ctx.ranked.get(0).id()).orElseThrow();
         KbArticle b = ctx.kb.article(ctx.ranked.get(1).id()).orElseThrow();
         Map<String, Double> diff = new HashMap<>();
@@ -52,7 +55,14 @@ final class AskForArtifact implements Rule {
         needs(b, present).forEach((art, w) -> total.merge(art, w, Double::sum));
         String best = null;
         double bestValue = 0;
+        String os = ctx.allInput.facts().stream().filter(f -> f instanceof dev.crashlab.fact.Platform p && p.osFamily() != null)
+                .map(f -> ((dev.crashlab.fact.Platform) f).osFamily().toLowerCase(java.util.Locale.ROOT)).findFirst().orElse("");
         for (String art : total.keySet()) {
+            // a file the bundle's platform cannot have (a Linux kernel log on Windows, event logs on Linux) is not asked
+            if (have.contains(art) || (os.equals("windows") && art.startsWith("the kernel log"))
+                    || ((os.equals("linux") || os.equals("macos")) && art.startsWith("the Application and System event logs"))) {
+                continue;
+            }
             // an artifact that speaks to one of the two separates them; one both need equally still helps a little
             double value = Math.abs(diff.getOrDefault(art, 0.0)) + 0.1 * total.get(art);
             if (value > bestValue + 1e-9 || (Math.abs(value - bestValue) < 1e-9 && best != null && art.compareTo(best) < 0)) {
@@ -75,6 +85,8 @@ final class AskForArtifact implements Rule {
                     case FACT -> List.of(m.factKind());
                     case COMPAT -> CHECK_KINDS.getOrDefault(m.compat(), List.of("VersionFact", "BuildInfo"));
                     case TEXT -> List.of();
+                    case ALL -> m.all().stream().filter(p -> p.source() == Matcher.Source.FACT && !p.absent())
+                            .map(Matcher::factKind).toList();
                 };
                 for (String k : kinds) {
                     if (!present.contains(k)) {

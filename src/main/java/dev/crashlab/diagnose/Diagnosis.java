@@ -12,15 +12,45 @@ import java.util.List;
  * @param compat every compatibility check's outcome
  * @param notes rule failures and regexes that ran out of time
  * @param kbFingerprint the fingerprint of the KB and compat data used
+ * @param otherEvents Windows events of the bundle that are not about this crash (other programs, other times),
+ *     at most 20 of them, shown apart and never used as evidence
+ * @param otherEventCount how many such events there were
  */
 public record Diagnosis(List<Hypothesis> hypotheses, List<Ask> ask, List<CompatView> compat, List<String> notes,
-        String kbFingerprint) {
+        String kbFingerprint, List<dev.crashlab.fact.SourceRef> otherEvents, int otherEventCount) {
 
     public Diagnosis {
         hypotheses = List.copyOf(hypotheses);
         ask = List.copyOf(ask);
         compat = List.copyOf(compat);
         notes = List.copyOf(notes);
+        otherEvents = List.copyOf(otherEvents);
+    }
+
+    /** The answer in one word: whether the bundle's own evidence names a cause. */
+    public enum Verdict {
+        /** The top cause has specific evidence. */
+        DIAGNOSED,
+        /** Some cause has evidence, but the top one has none that is specific: the ranking is a guess. */
+        WEAK,
+        /** Nothing in the bundle is evidence for any cause, context aside (an empty log, an image, a binary). */
+        NO_EVIDENCE;
+
+        /** The word in JSON and on the page: {@code diagnosed}, {@code weak}, {@code no-evidence}. */
+        public String written() {
+            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    /** The verdict: {@code diagnosed} when the top cause has specific evidence, {@code no-evidence} when no cause has any. */
+    public Verdict verdict() {
+        if (!hypotheses.isEmpty()) {
+            Hypothesis.Strength top = hypotheses.getFirst().strength();
+            if (top == Hypothesis.Strength.STRONG || top == Hypothesis.Strength.MODERATE) {
+                return Verdict.DIAGNOSED;
+            }
+        }
+        return hypotheses.stream().anyMatch(h -> h.strength() != Hypothesis.Strength.NONE) ? Verdict.WEAK : Verdict.NO_EVIDENCE;
     }
 
     /**

@@ -16,7 +16,10 @@ import java.util.Map;
  */
 public final class DiagnosisContext {
 
+    /** The facts and lines that may be evidence (Windows events of other programs and times set aside). */
     final DiagnosisInput input;
+    /** Everything the bundle holds, evidence or not (what "To be sure" must not ask for again). */
+    DiagnosisInput allInput;
     final KnowledgeBase kb;
     final CompatData compatData;
     final TextSimilarity similarity;
@@ -27,6 +30,8 @@ public final class DiagnosisContext {
     final Map<String, Map<String, Evidence>> against = new LinkedHashMap<>();
     final Map<String, Double> similarityScores = new HashMap<>();
     final Map<String, Double> scores = new HashMap<>();
+    /** The lines text matchers read (built once, by {@link MatchTextMatchers#lines}). */
+    List<dev.crashlab.fact.SourceRef> textLines;
     List<Hypothesis> ranked = List.of();
     List<Ask> ask = List.of();
     final List<String> notes = new ArrayList<>();
@@ -34,6 +39,7 @@ public final class DiagnosisContext {
 
     DiagnosisContext(DiagnosisInput input, KnowledgeBase kb, CompatData compatData, TextSimilarity similarity) {
         this.input = input;
+        this.allInput = input;
         this.kb = kb;
         this.compatData = compatData;
         this.similarity = similarity;
@@ -45,7 +51,7 @@ public final class DiagnosisContext {
         m.merge(e.matcher(), e, (a, b) -> {
             List<dev.crashlab.fact.SourceRef> s = new ArrayList<>(a.sources());
             b.sources().stream().filter(x -> !s.contains(x)).forEach(s::add);
-            return new Evidence(a.matcher(), a.text(), a.weight(), a.specific(), s.size() > 8 ? s.subList(0, 8) : s);
+            return new Evidence(a.matcher(), a.text(), a.weight(), a.specific(), s.size() > 8 ? s.subList(0, 8) : s, a.context());
         });
     }
 

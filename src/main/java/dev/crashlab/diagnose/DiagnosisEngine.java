@@ -28,9 +28,11 @@ public final class DiagnosisEngine {
 
     /** Diagnoses one bundle. */
     public Diagnosis diagnose(DiagnosisInput input) {
-        DiagnosisContext ctx = new DiagnosisContext(input, kb, compat, similarity);
+        RelevantEvents.Split split = RelevantEvents.split(input);
+        DiagnosisContext ctx = new DiagnosisContext(split.relevant(), kb, compat, similarity);
+        ctx.allInput = input;
         DiagnosisRules.run(DiagnosisRules.PIPELINE, ctx);
         return new Diagnosis(ctx.ranked, ctx.ask, ctx.compat.stream().map(Diagnosis.CompatView::of).toList(), ctx.notes,
-                kb.fingerprint());
+                kb.fingerprint(), split.other(), split.otherCount());
     }
 }

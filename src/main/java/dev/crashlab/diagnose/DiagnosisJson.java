@@ -9,7 +9,9 @@ import java.util.List;
 
 /**
  * Writes a diagnosis in the JSON shape of issue 5, shared by {@code crashlab diagnose --json} and the API:
- * {@code {"hypotheses":[{"id","title","category","confidence","evidence":[{"text","weight","specific","source":{...},"sources":[...]}],"against":[...]}],"ask":[...],"compat":[...],"notes":[...],"kbFingerprint"}}.
+ * {@code {"verdict","hypotheses":[{"id","title","category","strength","confidence","evidence":[{"text","weight","specific","source":{...},"sources":[...]}],"against":[...]}],"ask":[...],"compat":[...],"notes":[...],"kbFingerprint"}}.
+ * {@code verdict} is {@code diagnosed}, {@code weak} or {@code no-evidence}; {@code strength} is {@code strong},
+ * {@code moderate}, {@code weak} or {@code none}.
  */
 public final class DiagnosisJson {
 
@@ -19,12 +21,14 @@ public final class DiagnosisJson {
     public static ObjectNode toJson(Diagnosis d) {
         ObjectMapper m = Facts.json();
         ObjectNode root = m.createObjectNode();
+        root.put("verdict", d.verdict().written());
         ArrayNode hs = root.putArray("hypotheses");
         for (Hypothesis h : d.hypotheses()) {
             ObjectNode o = hs.addObject();
             o.put("id", h.id());
             o.put("title", h.title());
             o.put("category", h.category());
+            o.put("strength", h.strength().written());
             o.put("confidence", h.confidence());
             o.put("score", h.score());
             evidence(o.putArray("evidence"), h.evidence());
@@ -49,6 +53,8 @@ public final class DiagnosisJson {
         ArrayNode notes = root.putArray("notes");
         d.notes().forEach(notes::add);
         root.put("kbFingerprint", d.kbFingerprint());
+        root.put("otherEventCount", d.otherEventCount());
+        sources(root.putArray("otherEvents"), d.otherEvents());
         return root;
     }
 
@@ -59,6 +65,7 @@ public final class DiagnosisJson {
             o.put("text", e.text());
             o.put("weight", e.weight());
             o.put("specific", e.specific());
+            o.put("context", e.context());
             if (e.sources().isEmpty()) {
                 o.putNull("source");
             } else {

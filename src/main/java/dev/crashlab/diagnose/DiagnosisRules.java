@@ -14,6 +14,7 @@ final class DiagnosisRules {
             new MatchFactMatchers(),
             new MatchTextMatchers(),
             new MatchCompatMatchers(),
+            new MatchAllMatchers(),
             new PlatformCounterEvidence(),
             new ConfirmedCrashEvidence(),
             new MeasureTextSimilarity(),

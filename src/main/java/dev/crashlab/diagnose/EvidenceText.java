@@ -20,14 +20,48 @@ final class EvidenceText {
                 return java.util.regex.Matcher.quoteReplacement(v.isEmpty() ? "?" : String.join(", ", v));
             });
         }
-        StringBuilder sb = new StringBuilder(f.kind());
+        String first = first(fields, f, switch (f.kind()) {
+            case "Platform" -> "os";
+            case "VersionFact" -> "component";
+            case "BuildInfo" -> "framework";
+            case "GpuDevice", "GpuProcess" -> f.kind().equals("GpuDevice") ? "name" : "processName";
+            default -> "";
+        });
+        String lead = switch (f.kind()) {
+            case "Platform" -> "the job ran on " + (first.isEmpty() ? join(fields, f, "osFamily") : first);
+            case "VersionFact" -> first + " " + join(fields, f, "version") + " is installed";
+            case "BuildInfo" -> "the " + first + " " + join(fields, f, "frameworkVersion") + " build in use";
+            case "GpuDevice" -> "the GPU " + first;
+            case "GpuProcess" -> "the GPU process " + first;
+            default -> words(f.kind());
+        };
+        StringBuilder sb = new StringBuilder(lead.strip());
+        boolean any = false;
         for (FieldCondition c : m.where()) {
+            if (List.of("os", "osFamily", "component", "version", "framework", "frameworkVersion", "name", "processName").contains(c.field())
+                    && !f.kind().equals("LogLine")) {
+                continue;
+            }
             List<String> v = fields.values(f, c.field());
             if (!v.isEmpty()) {
-                sb.append(sb.length() == f.kind().length() ? ": " : ", ").append(c.field()).append(' ').append(shorten(String.join(", ", v)));
+                sb.append(any ? ", " : ": ").append(words(c.field())).append(' ').append(shorten(String.join(", ", v)));
+                any = true;
             }
         }
         return sb.toString();
+    }
+
+    private static String first(FactFields fields, Fact f, String field) {
+        return field.isEmpty() ? "" : join(fields, f, field);
+    }
+
+    private static String join(FactFields fields, Fact f, String field) {
+        return String.join(", ", fields.values(f, field));
+    }
+
+    /** A record or field name as words: {@code driverModel} -> "driver model", {@code VersionFact} -> "version fact". */
+    static String words(String name) {
+        return name.replaceAll("([a-z0-9])([A-Z])", "$1 $2").replace('.', ' ').toLowerCase(java.util.Locale.ROOT);
     }
 
     static String forText(Matcher m, String line) {

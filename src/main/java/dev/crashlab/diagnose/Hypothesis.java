@@ -19,4 +19,43 @@ public record Hypothesis(String id, String title, String category, double confid
         evidence = List.copyOf(evidence);
         against = List.copyOf(against);
     }
+
+    /** How strongly the evidence points here, in words a person reads (README, "How to read a report"). */
+    public enum Strength {
+        /** Specific evidence that alone (or together) is near-conclusive, and little against. */
+        STRONG,
+        /** Some specific evidence. */
+        MODERATE,
+        /** Only evidence that is consistent with the cause, beyond context. */
+        WEAK,
+        /** No evidence, or only context (the OS, the card's mode): a guess from the prior and text similarity. */
+        NONE;
+
+        /** The word in JSON and on the page. */
+        public String written() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /** Specific evidence at or above this combined weight (noisy-OR) is strong. */
+    static final double STRONG_AT = 0.8;
+    /** Counter-evidence at or above this weight keeps a hypothesis from being strong. */
+    static final double STRONG_AGAINST = 0.5;
+
+    /** The strength of this hypothesis's evidence. */
+    public Strength strength() {
+        double miss = 1;
+        boolean anySpecific = false;
+        for (Evidence e : evidence) {
+            if (e.specific()) {
+                anySpecific = true;
+                miss *= 1 - e.weight();
+            }
+        }
+        if (anySpecific) {
+            boolean strongAgainst = against.stream().anyMatch(e -> e.weight() >= STRONG_AGAINST);
+            return 1 - miss >= STRONG_AT && !strongAgainst ? Strength.STRONG : Strength.MODERATE;
+        }
+        return evidence.stream().allMatch(Evidence::context) ? Strength.NONE : Strength.WEAK;
+    }
 }

@@ -43,13 +43,13 @@ final class MatchFactMatchers implements Rule {
             for (Fact f : byKind.getOrDefault(m.factKind(), List.of())) {
                 if (holds(ctx, m, f, a)) {
                     ctx.addEvidence(a.id(), new Evidence(m.id(), EvidenceText.forFact(m, f, ctx.fields), m.weight(), m.specific(),
-                            f.sources().stream().limit(3).toList()), counter);
+                            f.sources().stream().limit(3).toList(), Evidence.isContext(m)), counter);
                 }
             }
         }
     }
 
-    private static boolean holds(DiagnosisContext ctx, Matcher m, Fact f, KbArticle a) {
+    static boolean holds(DiagnosisContext ctx, Matcher m, Fact f, KbArticle a) {
         for (FieldCondition c : m.where()) {
             try {
                 if (!c.condition().test(ctx.fields.values(f, c.field()))) {

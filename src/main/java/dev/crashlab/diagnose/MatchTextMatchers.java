@@ -31,19 +31,27 @@ final class MatchTextMatchers implements Rule {
 
     @Override
     public void apply(DiagnosisContext ctx) {
-        Set<SourceRef> lines = new LinkedHashSet<>();
-        for (Fact f : ctx.input.facts()) {
-            lines.addAll(f.sources());
-        }
-        for (TextLine l : ctx.input.lines()) {
-            lines.add(new SourceRef(l.artifact(), l.line(), l.text()));
-        }
-        // NOTE: the same line may come from a fact and from the raw text; SourceRef equality merges them
-        List<SourceRef> all = List.copyOf(lines);
+        List<SourceRef> all = lines(ctx);
         for (KbArticle a : ctx.kb.articles()) {
             match(ctx, a, a.matchers(), all, false);
             match(ctx, a, a.against(), all, true);
         }
+    }
+
+    /** Every line a text matcher reads: the facts' source lines and the bundle's text lines, each once. */
+    static List<SourceRef> lines(DiagnosisContext ctx) {
+        if (ctx.textLines == null) {
+            Set<SourceRef> lines = new LinkedHashSet<>();
+            for (Fact f : ctx.input.facts()) {
+                lines.addAll(f.sources());
+            }
+            for (TextLine l : ctx.input.lines()) {
+                lines.add(new SourceRef(l.artifact(), l.line(), l.text()));
+            }
+            // NOTE: the same line may come from a fact and from the raw text; SourceRef equality merges them
+            ctx.textLines = List.copyOf(lines);
+        }
+        return ctx.textLines;
     }
 
     private static void match(DiagnosisContext ctx, KbArticle a, List<Matcher> matchers, List<SourceRef> lines, boolean counter) {

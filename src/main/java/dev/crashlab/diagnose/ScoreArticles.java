@@ -14,6 +14,10 @@ final class ScoreArticles implements Rule {
     static final double CONSISTENT_SHARE = 0.4;
     /** The weight of the text similarity (in [0, 1]) in the score. */
     static final double SIMILARITY_WEIGHT = 0.12;
+    /** The share of its weight context evidence keeps when an article has no other evidence (never the only evidence). */
+    static final double CONTEXT_ALONE = 0.25;
+    /** The share of its weight context evidence keeps beside other evidence: it makes a cause plausible, no more. */
+    static final double CONTEXT_BESIDE = 0.5;
     /** The weight of the prior, relative to the largest prior in the KB. */
     static final double PRIOR_WEIGHT = 0.04;
 
@@ -33,11 +37,13 @@ final class ScoreArticles implements Rule {
         for (KbArticle a : ctx.kb.articles()) {
             double missSpecific = 1;
             double missConsistent = 1;
-            for (Evidence e : ctx.evidence.getOrDefault(a.id(), Map.of()).values()) {
+            var found = ctx.evidence.getOrDefault(a.id(), Map.of()).values();
+            boolean onlyContext = found.stream().allMatch(Evidence::context);
+            for (Evidence e : found) {
                 if (e.specific()) {
                     missSpecific *= 1 - e.weight();
                 } else {
-                    missConsistent *= 1 - e.weight();
+                    missConsistent *= 1 - e.weight() * (!e.context() ? 1 : onlyContext ? CONTEXT_ALONE : CONTEXT_BESIDE);
                 }
             }
             double specific = 1 - missSpecific;

@@ -17,10 +17,12 @@ import java.util.List;
  * @param references sources
  * @param body the Markdown body after the front matter
  * @param file the article's file name as loaded (for messages)
+ * @param specializes the id of the article this one is a strict special case of (Xid 79 of a hardware
+ *     fault), or null; a diagnosis naming this article also names that one
  */
 public record KbArticle(String id, String title, String category, List<String> platforms, double prior,
         List<Matcher> matchers, List<Matcher> against, List<Remedy> remedies, List<String> confirm,
-        List<String> references, String body, String file) {
+        List<String> references, String body, String file, String specializes) {
 
     /** The prior an article gets when it states none. */
     public static final double DEFAULT_PRIOR = 0.02;
@@ -39,5 +41,10 @@ public record KbArticle(String id, String title, String category, List<String> p
         remedies = List.copyOf(remedies);
         confirm = List.copyOf(confirm);
         references = List.copyOf(references);
+    }
+
+    /** Tells whether this article is {@code id} or a special case of it. */
+    public boolean names(String id) {
+        return this.id.equals(id) || id.equals(specializes);
     }
 }

@@ -19,9 +19,10 @@ public final class KbArticleReader {
     private static final Pattern KEBAB = Pattern.compile("[a-z0-9]+(?:-[a-z0-9]+)*");
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{([A-Za-z0-9_.]+)}");
     private static final Set<String> TOP_KEYS = Set.of("id", "title", "category", "platforms", "prior", "matchers",
-            "against", "remedies", "confirm", "references");
+            "against", "remedies", "confirm", "references", "specializes");
     private static final Set<String> MATCHER_KEYS = Set.of("id", "fact", "where", "text", "compat", "outcome", "weight",
-            "specific", "says");
+            "specific", "says", "all");
+    private static final Set<String> PART_KEYS = Set.of("fact", "where", "text", "compat", "outcome", "absent");
     private static final Set<String> OUTCOMES = Set.of("mismatch", "ok", "unknown");
 
     private final FactKinds kinds;
@@ -104,6 +105,15 @@ public final class KbArticleReader {
                 prior = d;
             }
         }
+        String specializes = null;
+        if (top.entries().containsKey("specializes")) {
+            specializes = scalar(top.entries().get("specializes"));
+            if (specializes == null || !KEBAB.matcher(specializes).matches() || specializes.equals(id)) {
+                err.at(top.keyLines().get("specializes"), "specializes: names another article's id (kebab-case), got "
+                        + YamlNode.describe(top.entries().get("specializes")));
+                specializes = null;
+            }
+        }
         List<Matcher> matchers = matchers(top, "matchers", true, err);
         List<Matcher> against = matchers(top, "against", false, err);
         if (matchers.isEmpty() && top.entries().containsKey("matchers") && problems.size() == before) {
@@ -124,7 +134,7 @@ public final class KbArticleReader {
             return null;
         }
         return new KbArticle(id, title, category, platforms, prior, matchers, against, remedies, confirm, references,
-                body, fileName);
+                body, fileName, specializes);
     }
 
     private List<Matcher> matchers(YMap top, String key, boolean evidence, Errors err) {
@@ -155,18 +165,37 @@ public final class KbArticleReader {
     }
 
     private Matcher matcher(YMap m, String list, boolean evidence, Errors err) {
+        return matcher(m, list, evidence, err, null);
+    }
+
+    /** Reads a matcher, or (with {@code partOf} set) one part of an {@code all:} matcher. */
+    private Matcher matcher(YMap m, String list, boolean evidence, Errors err, String partOf) {
         int problemsBefore = err.count();
+        Set<String> allowed = partOf == null ? MATCHER_KEYS : PART_KEYS;
         m.keyLines().forEach((k, line) -> {
-            if (!MATCHER_KEYS.contains(k)) {
-                err.at(line, "unknown matcher key '" + k + "' (allowed: " + String.join(", ", new java.util.TreeSet<>(MATCHER_KEYS)) + ")");
+            if (!allowed.contains(k)) {
+                err.at(line, "unknown " + (partOf == null ? "matcher" : "all: part") + " key '" + k + "' (allowed: "
+                        + String.join(", ", new java.util.TreeSet<>(allowed)) + ")");
             }
         });
-        String id = requiredString(m, "id", err);
+        String id = partOf == null ? requiredString(m, "id", err) : partOf;
         int kindsGiven = (m.entries().containsKey("fact") ? 1 : 0) + (m.entries().containsKey("text") ? 1 : 0)
-                + (m.entries().containsKey("compat") ? 1 : 0);
+                + (m.entries().containsKey("compat") ? 1 : 0) + (m.entries().containsKey("all") ? 1 : 0);
         if (kindsGiven != 1) {
-            err.at(m.line(), "matcher " + (id == null ? "" : "'" + id + "' ") + "needs exactly one of fact:, text:, compat:");
+            err.at(m.line(), (partOf == null ? "matcher " + (id == null ? "" : "'" + id + "' ") + "needs exactly one of fact:, text:, compat:, all:"
+                    : "an all: part needs exactly one of fact:, text:, compat:"));
             return null;
+        }
+        boolean absent = false;
+        if (m.entries().get("absent") instanceof YamlNode ab) {
+            String t = scalar(ab);
+            if (!"true".equalsIgnoreCase(t) && !"false".equalsIgnoreCase(t)) {
+                err.at(ab.line(), "absent must be true or false");
+            }
+            absent = "true".equalsIgnoreCase(t);
+        }
+        if (partOf != null) {
+            return part(m, id, absent, err, problemsBefore);
         }
         Double weight = null;
         YamlNode w = m.entries().get("weight");
@@ -188,6 +217,40 @@ public final class KbArticleReader {
             specific = "true".equalsIgnoreCase(t);
         }
         String says = m.entries().containsKey("says") ? scalar(m.entries().get("says")) : null;
+        if (m.entries().containsKey("all")) {
+            List<Matcher> parts = new ArrayList<>();
+            if (m.entries().get("all") instanceof YList pl) {
+                for (YamlNode item : pl.items()) {
+                    if (item instanceof YMap pm) {
+                        Matcher p = matcher(pm, list, evidence, err, id == null ? "?" : id);
+                        if (p != null) {
+                            parts.add(p);
+                        }
+                    } else {
+                        err.at(item.line(), "all: each part is a mapping (fact:/text:/compat:, optional absent: true)");
+                    }
+                }
+            } else {
+                err.at(m.keyLines().get("all"), "all: must be a list of parts");
+            }
+            if (parts.stream().noneMatch(p -> !p.absent()) && err.count() == problemsBefore) {
+                err.at(m.keyLines().get("all"), "all: needs at least one part that is not absent: true (an absence alone is no evidence)");
+            }
+            if (err.count() > problemsBefore || id == null || weight == null) {
+                return null;
+            }
+            return new Matcher(id, Matcher.Source.ALL, null, List.of(), null, null, null, weight, evidence && specific, says,
+                    m.line(), parts, false);
+        }
+        return part(m, id, false, err, problemsBefore, weight, evidence && specific, says);
+    }
+
+    private Matcher part(YMap m, String id, boolean absent, Errors err, int problemsBefore) {
+        return part(m, id, absent, err, problemsBefore, 1.0, false, null);
+    }
+
+    private Matcher part(YMap m, String id, boolean absent, Errors err, int problemsBefore, Double weight, boolean specific,
+            String says) {
         Matcher.Source source;
         String fact = null;
         List<FieldCondition> where = new ArrayList<>();
@@ -255,7 +318,7 @@ public final class KbArticleReader {
         if (err.count() > problemsBefore || id == null || weight == null) {
             return null;
         }
-        return new Matcher(id, source, fact, where, text, compat, outcome, weight, evidence && specific, says, m.line());
+        return new Matcher(id, source, fact, where, text, compat, outcome, weight, specific, says, m.line(), List.of(), absent);
     }
 
     private static Condition condition(YamlNode n, Errors err) {

@@ -105,6 +105,11 @@ public final class KbLoader {
             articles.add(a);
         }
         articles.sort(Comparator.comparing(KbArticle::id));
+        for (KbArticle a : articles) {
+            if (a.specializes() != null && !seen.containsKey(a.specializes())) {
+                problems.add(new KbProblem(a.file(), 2, "specializes: no article has the id '" + a.specializes() + "'"));
+            }
+        }
         return new Result(new KnowledgeBase(articles, HexFormat.of().formatHex(sha.digest()), origin), problems);
     }
 

@@ -17,9 +17,12 @@ import java.util.List;
  * @param specific true when it points at this cause rather than merely being consistent with it
  * @param says the evidence sentence template ({@code {field}} = the fact's field), or null
  * @param line the line of the matcher in its article
+ * @param all the parts of an {@link Source#ALL} matcher (each a fact, text or compat matcher), else empty
+ * @param absent for a part of an {@code all:} matcher: the part holds when nothing matches it
  */
 public record Matcher(String id, Source source, String factKind, List<FieldCondition> where, TimedRegex text,
-        String compat, String outcome, double weight, boolean specific, String says, int line) {
+        String compat, String outcome, double weight, boolean specific, String says, int line, List<Matcher> all,
+        boolean absent) {
 
     /** What a matcher reads. */
     public enum Source {
@@ -28,10 +31,19 @@ public record Matcher(String id, Source source, String factKind, List<FieldCondi
         /** The source text of any fact (and the bundle's lines). */
         TEXT,
         /** A compatibility check's outcome. */
-        COMPAT
+        COMPAT,
+        /** Several parts that must hold together ({@code all:}); a part marked {@code absent: true} holds when nothing matches it. */
+        ALL
     }
 
     public Matcher {
         where = where == null ? List.of() : List.copyOf(where);
+        all = all == null ? List.of() : List.copyOf(all);
+    }
+
+    /** A fact, text or compat matcher (no parts). */
+    public Matcher(String id, Source source, String factKind, List<FieldCondition> where, TimedRegex text,
+            String compat, String outcome, double weight, boolean specific, String says, int line) {
+        this(id, source, factKind, where, text, compat, outcome, weight, specific, says, line, List.of(), false);
     }
 }

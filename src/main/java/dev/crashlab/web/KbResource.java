@@ -120,6 +120,10 @@ public class KbResource {
                 out.put("compat", m.compat());
                 out.put("outcome", m.outcome());
             }
+            case ALL -> out.put("all", m.all().stream().map(KbResource::matcher).toList());
+        }
+        if (m.absent()) {
+            out.put("absent", true);
         }
         out.put("weight", m.weight());
         out.put("specific", m.specific());

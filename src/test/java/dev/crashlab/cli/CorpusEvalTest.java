@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 5's acceptance 1 on the shared corpus: {@code eval} ranks the primary cause first in >= 80% and among
- * the first three in >= 90% of the cases that are not very-hard, and beats the BM25 baseline.
+ * Issue 11's acceptance 1 on the shared corpus (grown to 79 cases): {@code eval} ranks the primary cause (or an
+ * article that specializes it) first in >= 85% and among the first three in >= 95% of the cases that are not
+ * very-hard, and beats the BM25 baseline.
  */
 class CorpusEvalTest {
 
@@ -33,8 +34,8 @@ class CorpusEvalTest {
         int top1 = Integer.parseInt(ours.group(1));
         int top3 = Integer.parseInt(ours.group(3));
         assertThat(n).isPositive();
-        assertThat(top1 * 100.0 / n).as("top-1 on non-very-hard cases").isGreaterThanOrEqualTo(80);
-        assertThat(top3 * 100.0 / n).as("top-3 on non-very-hard cases").isGreaterThanOrEqualTo(90);
+        assertThat(top1 * 100.0 / n).as("top-1 on non-very-hard cases").isGreaterThanOrEqualTo(85);
+        assertThat(top3 * 100.0 / n).as("top-3 on non-very-hard cases").isGreaterThanOrEqualTo(95);
         assertThat(top1).as("top-1 against bm25").isGreaterThan(Integer.parseInt(bm25.group(1)));
         // the other cases confirmed as their labels (leave-one-out) must not move a right answer down
         Matcher history = SUMMARY.matcher(r.out().lines().filter(l -> l.startsWith("with confirmed history")).findFirst().orElseThrow());

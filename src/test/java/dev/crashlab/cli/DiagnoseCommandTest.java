@@ -32,7 +32,7 @@ class DiagnoseCommandTest {
     void diagnosePrintsRankedCausesWithEvidence() throws Exception {
         CrashLabCliTest.Run r = CrashLabCliTest.run("diagnose", zlibBundle(dir.resolve("b")).toString(), "--kb", KB, "--compat", COMPAT);
         assertThat(r.status()).as(r.err()).isZero();
-        assertThat(r.out()).containsPattern("1\\. zlib-missing\\s+\\d+\\.\\d%")
+        assertThat(r.out()).startsWith("verdict: diagnosed").containsPattern("1\\. zlib-missing\\s+(strong|moderate) ")
                 .contains("+ the log says: Could not locate zlibwapi.dll", "[console.log:2]");
     }
 
@@ -44,6 +44,8 @@ class DiagnoseCommandTest {
         JsonNode top = json.get("hypotheses").get(0);
         assertThat(top.get("id").asText()).isEqualTo("zlib-missing");
         assertThat(top.get("confidence").asDouble()).isBetween(0.0, 1.0);
+        assertThat(json.get("verdict").asText()).isEqualTo("diagnosed");
+        assertThat(top.get("strength").asText()).isIn("strong", "moderate");
         assertThat(top.get("evidence")).anySatisfy(e -> {
             assertThat(e.get("source").get("artifact").asText()).isEqualTo("console.log");
             assertThat(e.get("source").get("line").asInt()).isEqualTo(2);
@@ -76,5 +78,49 @@ class DiagnoseCommandTest {
                 .containsPattern("c2\\s+very-hard\\s+old-driver\\s+(miss|top3)")
                 .contains("ours: top1 1/2 ", "without very-hard: top1 1/1 (100%) top3 1/1 (100%)")
                 .contains("bm25: top1 ");
+    }
+
+    /** A real PNG (a small rendered screenshot-like image), written here rather than checked in. */
+    static byte[] png() throws Exception {
+        java.awt.image.BufferedImage img = new java.awt.image.BufferedImage(64, 32, java.awt.image.BufferedImage.TYPE_INT_RGB);
+        for (int x = 0; x < 64; x++) {
+            for (int y = 0; y < 32; y++) {
+                img.setRGB(x, y, (x * 4) << 16 | (y * 8) << 8 | 0x40);
+            }
+        }
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        assertThat(javax.imageio.ImageIO.write(img, "png", out)).isTrue();
+        return out.toByteArray();
+    }
+
+    /** Random bytes from a fixed seed (the same every run). */
+    static byte[] randomBinary() {
+        byte[] b = new byte[4096];
+        new java.util.Random(11).nextBytes(b);
+        return b;
+    }
+
+    @Test
+    void nothingReadableGivesTheNoEvidenceVerdict() throws Exception {
+        // the shipped KB: its articles carry context matchers (a Windows OS, a WDDM card) that must not count as evidence
+        java.util.Map<String, byte[]> inputs = new java.util.LinkedHashMap<>();
+        // an empty log: a 0-byte upload is refused outright (BundleUnpacker), so the empty log here has blank lines only
+        inputs.put("console.log", "\n\n   \n\t\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        inputs.put("screenshot.png", png());
+        inputs.put("dump.bin", randomBinary());
+        for (var e : inputs.entrySet()) {
+            Path f = dir.resolve(e.getKey());
+            Files.write(f, e.getValue());
+            CrashLabCliTest.Run r = CrashLabCliTest.run("diagnose", "--json", f.toString(), "--kb", "kb-articles", "--compat", "compat");
+            assertThat(r.status()).as(e.getKey() + ": " + r.err()).isZero();
+            JsonNode json = Facts.json().readTree(r.out());
+            assertThat(json.get("verdict").asText()).as(e.getKey()).isEqualTo("no-evidence");
+            assertThat(json.get("hypotheses")).as(e.getKey()).allSatisfy(h -> {
+                assertThat(h.get("strength").asText()).isEqualTo("none");
+                assertThat(h.get("evidence")).isEmpty();
+            });
+            CrashLabCliTest.Run text = CrashLabCliTest.run("diagnose", f.toString(), "--kb", "kb-articles", "--compat", "compat");
+            assertThat(text.out()).as(e.getKey()).startsWith("verdict: no-evidence (nothing in the bundle is evidence");
+        }
     }
 }

@@ -36,7 +36,9 @@ class DiagnosisApiTest {
         given().when().get("/api/bundles/" + id + "/diagnosis").then().statusCode(200)
                 .body("bundleId", equalTo((int) id))
                 .body("recomputed", equalTo(false))
+                .body("verdict", equalTo("diagnosed"))
                 .body("hypotheses[0].id", equalTo("missing-zlibwapi"))
+                .body("hypotheses[0].strength", equalTo("strong"))
                 .body("hypotheses[0].evidence.size()", greaterThan(0))
                 .body("hypotheses[0].evidence[0].source.artifact", equalTo("console.log"))
                 .body("kbFingerprint", notNullValue());

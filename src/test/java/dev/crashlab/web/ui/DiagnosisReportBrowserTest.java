@@ -42,7 +42,7 @@ class DiagnosisReportBrowserTest extends BrowserPageTest {
         Locator top = page.getByTestId("hypothesis").first();
         assertThat(top).hasAttribute("data-id", CAUSE);
         assertThat(top.getByTestId("hypothesis-title")).hasText(title(CAUSE));
-        assertThat(top.getByTestId("confidence")).containsText("%");
+        assertThat(top.getByTestId("strength")).hasText("Strong evidence");
         assertThat(top.getByTestId("remedies")).isVisible();
 
         // the evidence names the zlibwapi line, and its link opens the log there, highlighted
