@@ -46,7 +46,14 @@ class ReplayChildTest {
         assertThat(r.get("layers")).hasSize(2);
         assertThat(r.get("estimate").get("total_bytes").asLong()).isPositive();
         String out = printed.toString(StandardCharsets.UTF_8);
-        assertThat(LogTail.lastProgress(out)).isEqualTo("layer 2/2 conv2: passed");
+        // every pass and layer reports [FLOP done/total elapsed ms]: the last says all of the replay's work is done
+        long total = 0;
+        for (dev.crashlab.repro.ConvProblem p : dev.crashlab.repro.ReproSpecJson.read(SPEC).spec().problems()) {
+            total += 3 * 2 * p.macs();
+        }
+        assertThat(LogTail.lastProgress(out)).matches("\\[" + total + "/" + total + " \\d+ ms\\] layer 2/2 conv2: passed");
+        assertThat(out).containsPattern("progress: \\[0/" + total + " \\d+ ms\\] layer 1/2 conv1 forward")
+                .contains("layer 2/2 conv2 backward-filter");
     }
 
     @Test
