@@ -2,25 +2,21 @@ package dev.crashlab.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.crashlab.bundle.BundleRejectedException;
-import dev.crashlab.bundle.BundleUnpacker;
-import dev.crashlab.bundle.UnpackLimits;
 import dev.crashlab.fact.Fact;
+import dev.crashlab.facts.ArtifactRead;
+import dev.crashlab.facts.BundleFacts;
 import dev.crashlab.fact.Facts;
 import dev.crashlab.fact.SourceRef;
 import dev.crashlab.parse.ArtifactFacts;
-import dev.crashlab.parse.ParseInput;
-import dev.crashlab.sniff.ArtifactSniffer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -55,17 +51,12 @@ final class FactsCommand implements Callable<Integer> {
                 return 2;
             }
         }
-        Path staging = Files.createTempDirectory("crashlab-facts-");
-        ArtifactSniffer sniffer = new ArtifactSniffer();
-        try (BundleUnpacker unpacker = new BundleUnpacker(UnpackLimits.defaults(), staging.resolve("files"))) {
-            List<OfflineBundle.Item> items = OfflineBundle.items(paths, unpacker);
-            List<ArtifactFacts> results = new ArrayList<>();
+        try {
             long started = System.nanoTime();
-            long bytes = 0;
-            for (OfflineBundle.Item i : items) {
-                results.add(ArtifactFacts.of(new ParseInput(i.path(), sniffer.sniff(i.path(), i.file()), i.file())));
-                bytes += Files.size(i.file());
-            }
+            BundleFacts read = OfflineBundle.readFacts(paths, p -> false);
+            List<ArtifactFacts> results = read.artifacts().stream()
+                    .map(a -> new ArtifactFacts(a.path(), a.type(), a.facts(), a.problemMessages())).toList();
+            long bytes = read.artifacts().stream().mapToLong(ArtifactRead::bytesRead).sum();
             if (stats) {
                 double seconds = (System.nanoTime() - started) / 1e9;
                 err.printf(java.util.Locale.ROOT, "stats: bytes=%d seconds=%.3f mb_per_s=%.1f peak_heap_mib=%.1f%n",
@@ -79,15 +70,12 @@ final class FactsCommand implements Callable<Integer> {
             } else {
                 printText(results, out);
             }
+            read.budgetHits().forEach(h -> err.println("crashlab facts: budget reached: " + h.message()));
             out.flush();
             return 0;
         } catch (BundleRejectedException e) {
             err.println("crashlab facts: refused: " + e.getMessage());
             return 2;
-        } finally {
-            try (Stream<Path> left = Files.walk(staging)) {
-                left.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
         }
     }
 
