@@ -37,24 +37,47 @@ public final class FactsJson {
         return JSON;
     }
 
-    /** Writes facts as a JSON array. */
+    /** Writes facts as a JSON array; each object names its record in {@value #TYPE} (a fact's own {@code kind} field may differ). */
     public static String facts(List<Fact> facts) {
-        return write(JSON.valueToTree(facts));
+        ArrayNode arr = JSON.createArrayNode();
+        for (Fact f : facts) {
+            ObjectNode o = JSON.valueToTree(f);
+            o.put(TYPE, f.getClass().getSimpleName());
+            arr.add(o);
+        }
+        return write(arr);
     }
+
+    /** The stored form's record-name key. */
+    static final String TYPE = "@record";
 
     /** Reads facts written by {@link #facts(List)}. */
     public static List<Fact> readFacts(String json) {
         List<Fact> out = new ArrayList<>();
         for (JsonNode n : tree(json)) {
-            FactKinds.get().kind(n.path("kind").asText()).ifPresent(type -> {
+            FactKinds.get().kind(n.path(TYPE).asText()).ifPresent(type -> {
                 try {
-                    out.add(JSON.treeToValue(n, type));
+                    ObjectNode fields = ((ObjectNode) n).deepCopy();
+                    fields.remove(TYPE);
+                    if (!hasKindComponent(type)) {
+                        fields.remove("kind");
+                    }
+                    out.add(JSON.treeToValue(fields, type));
                 } catch (IOException | IllegalArgumentException e) {
                     // a stored fact this version cannot rebuild: left out until the bundle is read again
                 }
             });
         }
         return out;
+    }
+
+    private static boolean hasKindComponent(Class<?> record) {
+        for (var c : record.getRecordComponents()) {
+            if (c.getName().equals("kind")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Writes problems as a JSON array of objects with a {@code kind}. */
