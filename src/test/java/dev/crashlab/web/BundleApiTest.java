@@ -57,19 +57,23 @@ class BundleApiTest {
                 .body("name", equalTo("bundle.zip"))
                 .body("size", equalTo(zip.length))
                 .body("sha256", equalTo(sha256(zip)))
-                .body("status", equalTo("STORED"))
+                // stored safely; read and diagnosed in the background
+                .body("status", equalTo("PROCESSING"))
                 .body("artifacts", hasSize(3))
                 .body("artifacts.path", equalTo(List.of("crash.log", "dumps/core.bin", "env/pip-freeze.txt")))
                 .body("artifacts.type", equalTo(List.of("CONSOLE_LOG", "BINARY", "PIP_FREEZE")))
-                // parsed at upload: no parser reads a core dump
-                .body("artifacts.parseStatus", equalTo(List.of("PARSED", "UNSUPPORTED", "PARSED")))
+                .body("progress.artifacts", equalTo(3))
                 .extract().response();
         long id = created.<Integer>path("id");
+        dev.crashlab.testing.Ready.await(id);
         int logId = created.path("artifacts[0].id");
         int binId = created.path("artifacts[1].id");
 
         given().get("/api/bundles/" + id).then().statusCode(200)
                 .body("id", equalTo((int) id))
+                .body("status", equalTo("READY"))
+                .body("progress.artifactsRead", equalTo(3))
+                // no parser reads a core dump
                 .body("artifacts.parseStatus", equalTo(List.of("PARSED", "UNSUPPORTED", "PARSED")))
                 .body("artifacts[0].sha256", equalTo(sha256(TRACEBACK.getBytes(StandardCharsets.UTF_8))));
 
