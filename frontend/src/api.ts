@@ -21,6 +21,10 @@ export interface Bundle {
   status: string;
   notes: string | null;
   artifacts: Artifact[];
+  /** How far the background reading has got; readerVersion is null until the first reading is stored. */
+  progress: { artifactsRead: number; artifacts: number; readerVersion: number | null };
+  /** The per-bundle budgets reading it reached, in words ("read the first 200 MB of train.log ..."). */
+  budgetNotes: string[];
 }
 
 export interface BundleSummary {

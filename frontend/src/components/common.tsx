@@ -42,7 +42,8 @@ export function Loading({ label }: { label: string }) {
 }
 
 const STATUS_TONES: Record<string, string> = {
-  STORED: 'info',
+  PROCESSING: 'info',
+  READY: 'ok',
   PENDING: 'neutral',
   PARSED: 'ok',
   PARTIAL: 'warn',

@@ -52,9 +52,30 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
     return () => controller.abort();
   }, [id, validId, reload]);
 
-  // facts are parsed on request, which can take a while for big bundles: loaded beside the bundle, not before it
+  // an upload is read in the background: poll the bundle until it is ready, then show what it says (no reload)
+  const processing = state.kind === 'loaded' && state.bundle.status === 'PROCESSING';
+  const firstRead = processing && state.kind === 'loaded' && state.bundle.progress?.readerVersion == null;
+  const [polls, setPolls] = useState(0);
   useEffect(() => {
-    if (!validId) return;
+    if (!processing) return;
+    const timer = window.setTimeout(() => {
+      getBundle(id).then(
+        (bundle) => {
+          setState({ kind: 'loaded', bundle });
+          if (bundle.status !== 'PROCESSING') {
+            refresh();
+            setFactsReload((n) => n + 1);
+          }
+        },
+        () => setPolls((n) => n + 1), // try again on the next tick
+      );
+    }, 1000);
+    return () => window.clearTimeout(timer);
+  }, [id, processing, state, polls, refresh]);
+
+  // facts are stored at ingest; loaded beside the bundle, not before it, once the first reading is done
+  useEffect(() => {
+    if (!validId || firstRead) return;
     const controller = new AbortController();
     setFacts({ kind: 'loading' });
     getBundleFacts(id, controller.signal).then(
@@ -65,7 +86,7 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
       },
     );
     return () => controller.abort();
-  }, [id, validId, reload, factsReload]);
+  }, [id, validId, reload, factsReload, firstRead]);
 
   if (state.kind === 'loading') {
     return (
@@ -181,19 +202,51 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
       </dl>
       {bundle.notes && <p className="notes">{bundle.notes}</p>}
 
+      {processing && (
+        <div className="alert alert-info" role="status" aria-live="polite" data-testid="bundle-progress">
+          <div className="alert-body">
+            <p className="alert-title">
+              {firstRead ? 'Reading this bundle' : 'Reading this bundle again with a newer reader'}
+            </p>
+            <p className="alert-detail">
+              {bundle.progress.artifactsRead} of {plural(bundle.progress.artifacts, 'file')} read so far.{' '}
+              {firstRead
+                ? 'The diagnosis appears here when it is done.'
+                : 'What is shown below is from the earlier reading until then.'}
+            </p>
+          </div>
+        </div>
+      )}
+      {bundle.budgetNotes?.length > 0 && (
+        <div className="alert alert-warn" data-testid="budget-notes">
+          <div className="alert-body">
+            <p className="alert-title">Not everything was read</p>
+            {bundle.budgetNotes.map((n) => (
+              <p key={n} className="alert-detail">
+                {n}
+              </p>
+            ))}
+          </div>
+        </div>
+      )}
+
       <ResolutionPanel bundleId={bundle.id} onChange={refresh} prefill={prefill} />
 
-      <DiagnosisReport
-        key={`diagnosis-${refreshes}`}
-        bundleId={bundle.id}
-        jump={jump}
-        artifacts={bundle.artifacts}
-        onThisWasIt={(articleId) => setPrefill((p) => ({ articleId, nonce: (p?.nonce ?? 0) + 1 }))}
-      />
+      {!firstRead && (
+        <>
+          <DiagnosisReport
+            key={`diagnosis-${refreshes}`}
+            bundleId={bundle.id}
+            jump={jump}
+            artifacts={bundle.artifacts}
+            onThisWasIt={(articleId) => setPrefill((p) => ({ articleId, nonce: (p?.nonce ?? 0) + 1 }))}
+          />
 
-      <SimilarCrashes key={`similar-${refreshes}`} bundleId={bundle.id} />
+          <SimilarCrashes key={`similar-${refreshes}`} bundleId={bundle.id} />
 
-      <EnvironmentPanel state={facts} jump={jump} onRetry={() => setFactsReload((n) => n + 1)} />
+          <EnvironmentPanel state={facts} jump={jump} onRetry={() => setFactsReload((n) => n + 1)} />
+        </>
+      )}
 
       <section aria-labelledby="artifacts-heading">
         <h2 id="artifacts-heading">
@@ -269,9 +322,13 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
         bundle.artifacts.length > 0 && <p className="hint muted">Select an artifact to view its content.</p>
       )}
 
-      <FactsSection state={facts} artifacts={bundle.artifacts} jump={jump} />
+      {!firstRead && (
+        <>
+          <FactsSection state={facts} artifacts={bundle.artifacts} jump={jump} />
 
-      <ReproducePanel bundleId={bundle.id} onJobFinished={refresh} />
+          <ReproducePanel bundleId={bundle.id} onJobFinished={refresh} />
+        </>
+      )}
     </div>
   );
 }

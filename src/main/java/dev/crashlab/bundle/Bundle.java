@@ -12,6 +12,8 @@ import jakarta.persistence.Id;
 import jakarta.persistence.OneToMany;
 import jakarta.persistence.OrderBy;
 import jakarta.persistence.Table;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,6 +47,19 @@ public class Bundle extends PanacheEntityBase {
 
     @Column(length = 4000)
     public String notes;
+
+    /** The {@code facts.BundleReader} version whose reading is stored; null until the first reading is stored. */
+    @Column(name = "reader_version")
+    public Integer readerVersion;
+
+    /** How many artifacts the reading in progress has read (progress for the bundle page). */
+    @Column(name = "artifacts_read", nullable = false)
+    public int artifactsRead;
+
+    /** The budgets the stored reading reached, as {@code [{"budget","artifact","message"}]}; null when none. */
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "budget_hits_json")
+    public String budgetHitsJson;
 
     @OneToMany(mappedBy = "bundle", cascade = CascadeType.ALL, orphanRemoval = true)
     @OrderBy("path")

@@ -51,13 +51,13 @@ public class BundleService {
 
     private final Object storeLock = new Object();
     private final ArtifactSniffer sniffer = new ArtifactSniffer();
-    private BlobStore blobs;
+    @Inject
+    BlobStore blobs;
     private Path scratch;
 
     @PostConstruct
     void init() {
         Path dataDir = config.dataDir().toAbsolutePath().normalize();
-        blobs = new BlobStore(dataDir.resolve("blobs"));
         scratch = dataDir.resolve("tmp");
         try {
             Files.createDirectories(scratch);
@@ -187,7 +187,7 @@ public class BundleService {
             bundle.uploadedAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
             bundle.size = total;
             bundle.sha256 = BundleManifest.sha256(names, uploads.stream().map(Upload::sha256).toList());
-            bundle.status = BundleStatus.STORED;
+            bundle.status = BundleStatus.PROCESSING; // read and diagnosed in the background (ingest.BundleIngest)
             bundle.notes = notes == null || notes.isBlank() ? null : notes.strip();
             return commit(bundle, artifacts, files);
         }

@@ -2,6 +2,8 @@ package dev.crashlab.bundle;
 
 /** Where a bundle stands in the pipeline. */
 public enum BundleStatus {
-    /** Its files are stored and typed; nothing has parsed them yet. */
-    STORED
+    /** Its files are stored; reading them and the diagnosis run in the background (resumed after a restart). */
+    PROCESSING,
+    /** Read and diagnosed; its facts are stored. */
+    READY
 }

@@ -17,13 +17,41 @@ public final class BundleViews {
             String sha256,
             BundleStatus status,
             String notes,
-            List<ArtifactView> artifacts) {
+            List<ArtifactView> artifacts,
+            Progress progress,
+            List<String> budgetNotes) {
 
         static BundleView of(Bundle b) {
             return new BundleView(b.id, b.name, b.uploadedAt, b.size, b.sha256, b.status, b.notes,
-                    b.artifacts.stream().map(ArtifactView::of).toList());
+                    b.artifacts.stream().map(ArtifactView::of).toList(),
+                    new Progress(b.artifactsRead, b.artifacts.size(), b.readerVersion), BundleViews.budgetNotesOf(b.budgetHitsJson));
         }
     }
+
+    /**
+     * How far reading a bundle has got.
+     *
+     * @param artifactsRead artifacts read so far by the reading in progress (all of them once it is done)
+     * @param artifacts the bundle's artifacts
+     * @param readerVersion the reader version whose results are stored; null before the first reading is stored
+     */
+    public record Progress(int artifactsRead, int artifacts, Integer readerVersion) {}
+
+    // the messages of facts.BudgetHit, as the bundle page shows them
+    private static List<String> budgetNotesOf(String json) {
+        if (json == null) {
+            return List.of();
+        }
+        try {
+            List<String> out = new java.util.ArrayList<>();
+            MAPPER.readTree(json).forEach(n -> out.add(n.path("message").asText()));
+            return out;
+        } catch (java.io.IOException e) {
+            return List.of();
+        }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = new com.fasterxml.jackson.databind.ObjectMapper();
 
     /** One file of a bundle. */
     public record ArtifactView(

@@ -2,25 +2,21 @@ package dev.crashlab.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.crashlab.bundle.BundleRejectedException;
-import dev.crashlab.bundle.BundleUnpacker;
-import dev.crashlab.bundle.UnpackLimits;
 import dev.crashlab.fact.Fact;
+import dev.crashlab.facts.ArtifactRead;
+import dev.crashlab.facts.BundleFacts;
 import dev.crashlab.fact.Facts;
 import dev.crashlab.fact.SourceRef;
 import dev.crashlab.parse.ArtifactFacts;
-import dev.crashlab.parse.ParseInput;
-import dev.crashlab.sniff.ArtifactSniffer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -55,21 +51,18 @@ final class FactsCommand implements Callable<Integer> {
                 return 2;
             }
         }
-        Path staging = Files.createTempDirectory("crashlab-facts-");
-        ArtifactSniffer sniffer = new ArtifactSniffer();
-        try (BundleUnpacker unpacker = new BundleUnpacker(UnpackLimits.defaults(), staging.resolve("files"))) {
-            List<OfflineBundle.Item> items = OfflineBundle.items(paths, unpacker);
-            List<ArtifactFacts> results = new ArrayList<>();
+        try {
             var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+            Map<String, long[]> perParser = new java.util.LinkedHashMap<>();
+            if (stats) {
+                timeEachParser(paths, perParser, threads); // each parser alone, for scripts/bench facts
+            }
             long started = System.nanoTime();
             long cpuStarted = threads.getCurrentThreadCpuTime();
-            long bytes = 0;
-            Map<String, long[]> perParser = new java.util.LinkedHashMap<>();
-            for (OfflineBundle.Item i : items) {
-                ParseInput input = new ParseInput(i.path(), sniffer.sniff(i.path(), i.file()), i.file());
-                results.add(stats ? timed(input, perParser, threads) : ArtifactFacts.of(input));
-                bytes += Files.size(i.file());
-            }
+            BundleFacts read = OfflineBundle.readFacts(paths, p -> false);
+            List<ArtifactFacts> results = read.artifacts().stream()
+                    .map(a -> new ArtifactFacts(a.path(), a.type(), a.facts(), a.problemMessages())).toList();
+            long bytes = read.artifacts().stream().mapToLong(ArtifactRead::bytesRead).sum();
             if (stats) {
                 double seconds = (System.nanoTime() - started) / 1e9;
                 double cpu = (threads.getCurrentThreadCpuTime() - cpuStarted) / 1e9;
@@ -86,21 +79,32 @@ final class FactsCommand implements Callable<Integer> {
             } else {
                 printText(results, out);
             }
+            read.budgetHits().forEach(h -> err.println("crashlab facts: budget reached: " + h.message()));
             out.flush();
             return 0;
         } catch (BundleRejectedException e) {
             err.println("crashlab facts: refused: " + e.getMessage());
             return 2;
-        } finally {
-            try (Stream<Path> left = Files.walk(staging)) {
-                left.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
         }
     }
 
     // The high-water mark of every heap pool: what streaming must keep small whatever the file size.
-    /** Parses with every parser for the type, as {@link ArtifactFacts#of} does, timing each (wall and thread CPU). */
-    private static ArtifactFacts timed(ParseInput input, Map<String, long[]> perParser, java.lang.management.ThreadMXBean threads) {
+    /** Runs every parser for each file's type on its own, timing each (wall and thread CPU); the facts are dropped. */
+    private static void timeEachParser(List<Path> paths, Map<String, long[]> perParser,
+                                       java.lang.management.ThreadMXBean threads) throws IOException, BundleRejectedException {
+        Path staging = Files.createTempDirectory("crashlab-facts-");
+        dev.crashlab.sniff.ArtifactSniffer sniffer = new dev.crashlab.sniff.ArtifactSniffer();
+        try (dev.crashlab.bundle.BundleUnpacker unpacker = new dev.crashlab.bundle.BundleUnpacker(
+                dev.crashlab.bundle.UnpackLimits.defaults(), staging.resolve("files"))) {
+            for (OfflineBundle.Item i : OfflineBundle.items(paths, unpacker)) {
+                timed(new dev.crashlab.parse.ParseInput(i.path(), sniffer.sniff(i.path(), i.file()), i.file()), perParser, threads);
+            }
+        }
+    }
+
+    /** Parses with every parser for the type, timing each (wall and thread CPU). */
+    private static ArtifactFacts timed(dev.crashlab.parse.ParseInput input, Map<String, long[]> perParser,
+                                       java.lang.management.ThreadMXBean threads) {
         List<Fact> facts = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         for (dev.crashlab.parse.ArtifactParser p : dev.crashlab.parse.Parsers.forType(input.type())) {

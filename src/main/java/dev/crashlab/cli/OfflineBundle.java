@@ -5,13 +5,9 @@ import dev.crashlab.bundle.BundleUnpacker;
 import dev.crashlab.bundle.StagedFile;
 import dev.crashlab.bundle.UnpackLimits;
 import dev.crashlab.diagnose.DiagnosisInput;
-import dev.crashlab.diagnose.TextLine;
-import dev.crashlab.diagnose.TextLines;
-import dev.crashlab.fact.Fact;
-import dev.crashlab.fact.Facts;
-import dev.crashlab.parse.ArtifactFacts;
-import dev.crashlab.parse.ParseInput;
-import dev.crashlab.sniff.ArtifactSniffer;
+import dev.crashlab.facts.BundleFacts;
+import dev.crashlab.facts.BundleReader;
+import dev.crashlab.facts.ReadBudget;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -39,21 +35,25 @@ final class OfflineBundle {
      * @param skip bundle-relative paths to leave out (e.g. an eval case's {@code meta.json})
      */
     static DiagnosisInput read(List<Path> paths, Predicate<String> skip) throws IOException, BundleRejectedException {
+        return readFacts(paths, skip).diagnosisInput();
+    }
+
+    /**
+     * Reads the paths as one bundle into what it says: one pass over each file (sniff, parsers, text window), as
+     * the server reads an upload.
+     *
+     * @param skip bundle-relative paths to leave out (e.g. an eval case's {@code meta.json})
+     */
+    static BundleFacts readFacts(List<Path> paths, Predicate<String> skip) throws IOException, BundleRejectedException {
         Path staging = Files.createTempDirectory("crashlab-bundle-");
-        ArtifactSniffer sniffer = new ArtifactSniffer();
         try (BundleUnpacker unpacker = new BundleUnpacker(UnpackLimits.defaults(), staging.resolve("files"))) {
-            List<Item> items = items(paths, unpacker);
-            List<Fact> facts = new ArrayList<>();
-            List<TextLine> lines = new ArrayList<>();
-            for (Item i : items) {
-                if (skip.test(i.path())) {
-                    continue;
+            List<BundleReader.Item> items = new ArrayList<>();
+            for (Item i : items(paths, unpacker)) {
+                if (!skip.test(i.path())) {
+                    items.add(new BundleReader.Item(i.path(), null, Files.size(i.file()), () -> Files.newInputStream(i.file())));
                 }
-                ParseInput input = new ParseInput(i.path(), sniffer.sniff(i.path(), i.file()), i.file());
-                facts.addAll(ArtifactFacts.of(input).facts());
-                TextLines.read(input, lines);
             }
-            return new DiagnosisInput(Facts.dedupe(facts), lines);
+            return new BundleReader(ReadBudget.defaults()).read(items);
         } finally {
             try (Stream<Path> left = Files.walk(staging)) {
                 left.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

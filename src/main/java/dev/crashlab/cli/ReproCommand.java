@@ -203,21 +203,9 @@ final class ReproCommand implements Callable<Integer> {
         }
     }
 
-    // The same reading as `crashlab facts`: unpack, sniff, parse every file.
+    // The same reading as `crashlab facts`: unpack, then one pass over every file.
     private List<Fact> bundleFacts() throws IOException, BundleRejectedException {
-        Path staging = Files.createTempDirectory("crashlab-repro-");
-        ArtifactSniffer sniffer = new ArtifactSniffer();
-        try (BundleUnpacker unpacker = new BundleUnpacker(UnpackLimits.defaults(), staging.resolve("files"))) {
-            List<Fact> facts = new ArrayList<>();
-            for (OfflineBundle.Item i : OfflineBundle.items(List.of(specPath), unpacker)) {
-                facts.addAll(ArtifactFacts.of(new ParseInput(i.path(), sniffer.sniff(i.path(), i.file()), i.file())).facts());
-            }
-            return facts;
-        } finally {
-            try (Stream<Path> left = Files.walk(staging)) {
-                left.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
-        }
+        return OfflineBundle.readFacts(List.of(specPath), p -> false).facts();
     }
 
     private static void printResult(ReplayResult r, PrintWriter out) {

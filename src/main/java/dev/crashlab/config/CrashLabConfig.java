@@ -29,7 +29,41 @@ public interface CrashLabConfig {
         Optional<Path> compatDir();
     }
 
-    /** Reproduction jobs and workers. */
+    /** Reading bundles in the background after upload, and what reading one bundle may cost. */
+    Ingest ingest();
+
+    /** Background reading: the worker pool and the per-bundle budgets (a budget reached is said on the bundle page). */
+    interface Ingest {
+        /** Bundles read at once (the worker pool's size); more wait in line. */
+        @WithDefault("2")
+        int workers();
+
+        /** Bytes read from one bundle's files, all together. */
+        @WithDefault("8G")
+        MemorySize maxBytes();
+
+        /** Text lines kept from one bundle for the diagnosis's text matchers, all files together. */
+        @WithDefault("200000")
+        long maxLinesKept();
+
+        /** Characters of those lines, all together (bounds their memory). */
+        @WithDefault("33554432")
+        long maxKeptChars();
+
+        /** Facts kept from one bundle. */
+        @WithDefault("200000")
+        long maxFacts();
+
+        /** How long reading one bundle may take; files after that are left unread. */
+        @WithDefault("30m")
+        java.time.Duration maxTime();
+
+        /** How long a request for a bundle still being read waits for it before answering 409. */
+        @WithDefault("30s")
+        java.time.Duration readWait();
+    }
+
+    /** Reproduction jobs and workers.*/
     dev.crashlab.config.LabConfig lab();
 
     /** Upload limits: requests over them are refused with a 4xx problem, never half-stored. */

@@ -1,6 +1,5 @@
 package dev.crashlab.diagnose;
 
-import dev.crashlab.parse.ParseInput;
 import dev.crashlab.sniff.ArtifactType;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -10,7 +9,7 @@ import java.util.Deque;
 import java.util.List;
 
 /**
- * Reads the lines of a text artifact that {@code text:} matchers and the similarity look at: the head and
+ * Keeps the lines of a text artifact that {@code text:} matchers and the similarity look at: the head and
  * the tail of the file (a crash's last words are at its end; versions at its start), bounded in size.
  */
 public final class TextLines {
@@ -24,33 +23,45 @@ public final class TextLines {
 
     private TextLines() {}
 
-    /** Appends the head and tail lines of an artifact to {@code out}; binary artifacts and unreadable files add nothing. */
-    public static void read(ParseInput input, List<TextLine> out) {
-        if (input.type() == ArtifactType.BINARY || input.type() == ArtifactType.EVTX) {
-            return;
-        }
+    /** Tells whether artifacts of this type have text lines to keep. */
+    public static boolean hasText(ArtifactType type) {
+        return type != ArtifactType.BINARY && type != ArtifactType.EVTX;
+    }
+
+    /** What {@link #read} kept and how many lines it saw. */
+    public record Window(List<TextLine> lines, long linesSeen, long chars) {}
+
+    /**
+     * Reads every line of {@code text} and keeps at most {@code headLines} from its start and {@code tailLines}
+     * from its end, each cut at {@link #MAX_LINE} characters, and no more than {@code maxChars} characters in all.
+     */
+    public static Window read(String artifact, BufferedReader text, int headLines, int tailLines, long maxChars)
+            throws IOException {
         List<TextLine> head = new ArrayList<>();
         Deque<TextLine> tail = new ArrayDeque<>();
-        try (BufferedReader r = input.openText()) {
-            String line;
-            long n = 0;
-            while ((line = r.readLine()) != null) {
-                n++;
-                TextLine t = new TextLine(input.path(), n, line.length() > MAX_LINE ? line.substring(0, MAX_LINE) : line);
-                if (n <= HEAD_LINES) {
-                    head.add(t);
-                } else {
-                    tail.addLast(t);
-                    if (tail.size() > TAIL_LINES) {
-                        tail.removeFirst();
-                    }
-                }
+        long headChars = 0;
+        long tailChars = 0;
+        long n = 0;
+        for (String line = text.readLine(); line != null; line = text.readLine()) {
+            n++;
+            String kept = line.length() > MAX_LINE ? line.substring(0, MAX_LINE) : line;
+            if (head.size() < headLines && headChars + kept.length() <= maxChars) {
+                head.add(new TextLine(artifact, n, kept));
+                headChars += kept.length();
+                continue;
             }
-        } catch (IOException | RuntimeException e) {
-            // an unreadable file contributes its facts (or its parse problem) only
-            return;
+            if (tailLines == 0) {
+                continue;
+            }
+            tail.addLast(new TextLine(artifact, n, kept));
+            tailChars += kept.length();
+            while (tail.size() > tailLines || (!tail.isEmpty() && headChars + tailChars > maxChars)) {
+                tailChars -= tail.removeFirst().text().length();
+            }
         }
+        List<TextLine> out = new ArrayList<>(head.size() + tail.size());
         out.addAll(head);
         out.addAll(tail);
+        return new Window(out, n, headChars + tailChars);
     }
 }

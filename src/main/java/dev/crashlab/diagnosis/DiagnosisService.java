@@ -11,18 +11,14 @@ import dev.crashlab.diagnose.Diagnosis;
 import dev.crashlab.diagnose.DiagnosisInput;
 import dev.crashlab.diagnose.DiagnosisJson;
 import dev.crashlab.diagnose.TextLine;
-import dev.crashlab.diagnose.TextLines;
 import dev.crashlab.fact.Fact;
-import dev.crashlab.bundle.Artifact;
-import dev.crashlab.bundle.ParseStatus;
 import dev.crashlab.fact.Facts;
-import dev.crashlab.parse.Parsers;
+import dev.crashlab.facts.BundleFacts;
+import dev.crashlab.facts.store.StoredFacts;
+import dev.crashlab.domain.DomainException;
 import dev.crashlab.repro.jobs.JobFinished;
 import dev.crashlab.repro.jobs.ReproJob;
 import dev.crashlab.repro.ReplayOutcomes;
-import dev.crashlab.parse.ArtifactFacts;
-import dev.crashlab.parse.ParseInput;
-import dev.crashlab.sniff.ArtifactType;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
@@ -37,7 +33,7 @@ import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
- * Computes a bundle's diagnosis from its stored files, stores it with the KB fingerprint, and recomputes it
+ * Computes a bundle's diagnosis from its stored facts (never the blobs), stores it with the KB fingerprint, and recomputes it
  * when the KB has changed since.
  */
 @ApplicationScoped
@@ -52,14 +48,17 @@ public class DiagnosisService {
     KnowledgeService knowledge;
 
     @Inject
+    StoredFacts storedFacts;
+
+    @Inject
     Instance<ConfirmedCrashLookup> confirmedCrashes;
 
     @Inject
     Event<DiagnosisStored> stored;
 
-    /** A diagnosis, what it was computed from, and how parsing each artifact went (by artifact id). */
+    /** A diagnosis and what it was computed from. */
     record Computed(Diagnosis diagnosis, String bundleName, List<String> paths, List<Fact> facts, String confirmedId,
-                    String confirmedTitle, java.util.Map<Long, ParseStatus> parsed) {}
+                    String confirmedTitle) {}
 
     /** The stored diagnosis (recomputed first if missing or stale) as the API returns it; empty for an unknown bundle. */
     @Transactional
@@ -108,17 +107,12 @@ public class DiagnosisService {
     }
 
     private Computed compute(BundleView bundle, KnowledgeService.Loaded kb) {
-        List<Fact> facts = new ArrayList<>();
-        List<TextLine> lines = new ArrayList<>();
-        java.util.Map<Long, ParseStatus> parsed = new java.util.HashMap<>();
-        bundle.artifacts().forEach(a -> {
-            ArtifactType type = ArtifactType.valueOf(a.type());
-            ParseInput input = new ParseInput(a.path(), type, bundles.blobs().pathOf(a.sha256()));
-            ArtifactFacts af = ArtifactFacts.of(input);
-            facts.addAll(af.facts());
-            parsed.put(a.id(), parseStatus(type, af));
-            TextLines.read(input, lines);
-        });
+        // what reading the bundle once gave, stored at ingest: a diagnosis never reads the blobs
+        BundleFacts read = storedFacts.find(bundle.id(), true).orElseThrow(() -> new DomainException(
+                DomainException.Kind.CONFLICT, "bundle-processing", "Bundle still being read",
+                "bundle " + bundle.id() + " has not been read yet; its diagnosis follows when it is"));
+        List<Fact> facts = new ArrayList<>(read.facts());
+        List<TextLine> lines = read.lines();
         facts.addAll(replayOutcomes(bundle.id()));
         List<Fact> deduped = Facts.dedupe(facts);
         List<String> paths = bundle.artifacts().stream().map(a -> a.path()).toList();
@@ -130,7 +124,7 @@ public class DiagnosisService {
         String confirmedId = resolution == null ? null : resolution.articleId;
         String confirmedTitle = confirmedId == null ? null
                 : kb.source().kb().article(confirmedId).map(a -> a.title()).orElse(confirmedId);
-        return new Computed(d, bundle.name(), paths, deduped, confirmedId, confirmedTitle, parsed);
+        return new Computed(d, bundle.name(), paths, deduped, confirmedId, confirmedTitle);
     }
 
     /**
@@ -142,17 +136,6 @@ public class DiagnosisService {
                 .createQuery("select count(r), max(r.confirmedAt) from BundleResolution r").getSingleResult();
         // e.g. "d12ccd753429eafe+3@2026-11-22T11:32:18.174194562Z": at most 16+1+19+1+30 characters, within the column's 64
         return kb.source().kb().fingerprint() + "+" + r[0] + "@" + (r[1] == null ? "none" : r[1]);
-    }
-
-    /** How parsing one artifact went, as its row states it. */
-    static ParseStatus parseStatus(ArtifactType type, ArtifactFacts af) {
-        if (!Parsers.supports(type)) {
-            return ParseStatus.UNSUPPORTED;
-        }
-        if (af.problems().isEmpty()) {
-            return ParseStatus.PARSED;
-        }
-        return af.facts().isEmpty() ? ParseStatus.FAILED : ParseStatus.PARTIAL;
     }
 
     /** The finished reproduction jobs of the bundle, as facts: a replay is evidence too. */
@@ -197,11 +180,6 @@ public class DiagnosisService {
         if (existing == null) {
             row.persist();
         }
-        // one update per status, not per artifact: a bundle can hold thousands of files
-        java.util.Map<ParseStatus, List<Long>> byStatus = new java.util.EnumMap<>(ParseStatus.class);
-        c.parsed().forEach((artifactId, status) -> byStatus.computeIfAbsent(status, k -> new ArrayList<>()).add(artifactId));
-        byStatus.forEach((status, ids) ->
-                Artifact.update("parseStatus = ?1 where id in ?2 and bundle.id = ?3", status, ids, bundleId));
         return row;
     }
 }

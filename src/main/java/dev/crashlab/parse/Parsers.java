@@ -56,6 +56,19 @@ public final class Parsers {
         return run(forType(input.type()), input);
     }
 
+    /**
+     * Runs one parser; a parser that throws becomes a {@link ParseProblem.ParserFailure}.
+     *
+     * <p>NOTE: for readers that feed several parsers from one pass over the bytes.
+     */
+    public static ParseResult runSafely(ArtifactParser parser, ParseInput input) {
+        try {
+            return parser.parse(input);
+        } catch (IOException | RuntimeException | StackOverflowError e) {
+            return new ParseResult(List.of(), List.of(new ParseProblem.ParserFailure(input.path(), parser.name(), e.toString())));
+        }
+    }
+
     static ParseResult run(List<ArtifactParser> parsers, ParseInput input) {
         ParseResult.Builder out = new ParseResult.Builder();
         for (ArtifactParser p : parsers) {

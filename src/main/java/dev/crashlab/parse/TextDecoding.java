@@ -1,5 +1,6 @@
 package dev.crashlab.parse;
 
+import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,13 +27,21 @@ public final class TextDecoding {
 
     /** Opens {@code file} as text in its detected encoding; malformed sequences become U+FFFD. */
     public static BufferedReader open(Path file) throws IOException {
-        byte[] head;
-        try (InputStream in = Files.newInputStream(file)) {
-            head = in.readNBytes(SAMPLE);
-        }
-        Detected d = detect(head, head.length);
-        InputStream in = Files.newInputStream(file);
+        return open(Files.newInputStream(file));
+    }
+
+    /**
+     * Reads {@code bytes} as text in the encoding its first bytes show; malformed sequences become U+FFFD.
+     *
+     * <p>NOTE: reads the stream once (the sample is buffered, not re-read); closing the reader closes it.
+     */
+    public static BufferedReader open(InputStream bytes) throws IOException {
+        BufferedInputStream in = new BufferedInputStream(bytes, SAMPLE + 1);
         try {
+            in.mark(SAMPLE + 1);
+            byte[] head = in.readNBytes(SAMPLE);
+            in.reset();
+            Detected d = detect(head, head.length);
             in.skipNBytes(d.bomLength());
             CharsetDecoder decoder = d.charset().newDecoder()
                     .onMalformedInput(CodingErrorAction.REPLACE)

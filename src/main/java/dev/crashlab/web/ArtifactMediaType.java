@@ -2,27 +2,26 @@ package dev.crashlab.web;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.crashlab.bundle.BlobStore;
 
 /** Chooses how an artifact is served: its media type, and whether a browser shows it or downloads it. */
 record ArtifactMediaType(String mediaType, boolean inline) {
 
-    /** Returns the media type for an artifact of this type whose bytes are at {@code blob}. */
-    static ArtifactMediaType of(String artifactType, Path blob) throws IOException {
+    /** Returns the media type for an artifact of this type whose bytes are the blob {@code sha256}. */
+    static ArtifactMediaType of(String artifactType, BlobStore blobs, String sha256) throws IOException {
         return switch (artifactType) {
             case "EVTX", "BINARY" -> new ArtifactMediaType("application/octet-stream", false);
             case "EVENTLOG_XML", "NVIDIA_SMI_XML" -> new ArtifactMediaType("application/xml", true);
             case "KERAS_MODEL_JSON" -> new ArtifactMediaType("application/json", true);
-            default -> new ArtifactMediaType("text/plain; charset=" + charset(blob), true);
+            default -> new ArtifactMediaType("text/plain; charset=" + charset(blobs, sha256), true);
         };
     }
 
     // Windows tools (Event Viewer, PowerShell redirection) often write UTF-16 with a byte order mark.
-    private static String charset(Path blob) throws IOException {
+    private static String charset(BlobStore blobs, String sha256) throws IOException {
         byte[] head = new byte[2];
         int n;
-        try (InputStream in = Files.newInputStream(blob)) {
+        try (InputStream in = blobs.open(sha256)) {
             n = in.readNBytes(head, 0, 2);
         }
         if (n == 2 && (head[0] & 0xff) == 0xff && (head[1] & 0xff) == 0xfe) {

@@ -10,8 +10,9 @@ import dev.crashlab.bundle.BundleViews.BundleView;
 import dev.crashlab.bundle.BundleViews.Page;
 import dev.crashlab.bundle.Upload;
 import dev.crashlab.parse.ArtifactFacts;
-import dev.crashlab.parse.ParseInput;
-import dev.crashlab.sniff.ArtifactType;
+import dev.crashlab.facts.BundleFacts;
+import dev.crashlab.facts.store.StoredFacts;
+import dev.crashlab.ingest.BundleIngest;
 import dev.crashlab.web.problem.ProblemException;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.inject.Inject;
@@ -47,7 +48,10 @@ public class BundleResource {
     BundleService bundles;
 
     @Inject
-    dev.crashlab.diagnosis.DiagnosisService diagnoses;
+    BundleIngest ingest;
+
+    @Inject
+    StoredFacts storedFacts;
 
     @Inject
     dev.crashlab.crashes.service.CrashSearchService crashes;
@@ -139,9 +143,8 @@ public class BundleResource {
     }
 
     private Response created(BundleView view) {
-        diagnoses.computeQuietly(view.id()); // stored now, so the report page opens without waiting
-        BundleView parsed = bundles.find(view.id()).orElse(view); // with each artifact's parse status
-        return Response.created(URI.create("/api/bundles/" + view.id())).entity(parsed).build();
+        ingest.submit(view.id()); // stored safely; read and diagnosed in the background (status PROCESSING until then)
+        return Response.created(URI.create("/api/bundles/" + view.id())).entity(view).build();
     }
 
     @GET
@@ -159,15 +162,16 @@ public class BundleResource {
 
     @GET
     @Path("/{id}/facts")
-    @Operation(summary = "Parse every artifact of a bundle into facts: {\"bundleId\", \"artifacts\":[{\"path\",\"type\",\"facts\",\"problems\"}]}")
+    @Operation(summary = "The facts read from every artifact of a bundle (stored at ingest; waits while it is still being read): "
+            + "{\"bundleId\", \"artifacts\":[{\"path\",\"type\",\"facts\",\"problems\"}], \"budgetNotes\"}")
     public Map<String, Object> facts(@RestPath long id) {
-        BundleView bundle = bundles.find(id).orElseThrow(() -> ProblemException.notFound("no bundle " + id));
-        // Parsed on request from the stored blobs; facts are not persisted yet (the DB stays the source of truth).
-        List<ArtifactFacts> artifacts = bundle.artifacts().stream()
-                .map(a -> ArtifactFacts.of(new ParseInput(a.path(), ArtifactType.valueOf(a.type()),
-                        bundles.blobs().pathOf(a.sha256()))))
+        ingest.awaitReady(id);
+        BundleFacts read = storedFacts.find(id, false).orElseThrow(() -> ProblemException.notFound("no bundle " + id));
+        List<ArtifactFacts> artifacts = read.artifacts().stream()
+                .map(a -> new ArtifactFacts(a.path(), a.type(), a.facts(), a.problemMessages()))
                 .toList();
-        return Map.of("bundleId", id, "artifacts", artifacts);
+        return Map.of("bundleId", id, "artifacts", artifacts,
+                "budgetNotes", read.budgetHits().stream().map(h -> h.message()).toList());
     }
 
     @GET
@@ -178,7 +182,7 @@ public class BundleResource {
         ArtifactContent a = bundles.artifact(id, artifactId)
                 .orElseThrow(() -> ProblemException.notFound("bundle " + id + " has no artifact " + artifactId));
         InputStream in = bundles.blobs().open(a.sha256());
-        ArtifactMediaType media = ArtifactMediaType.of(a.type(), bundles.blobs().pathOf(a.sha256()));
+        ArtifactMediaType media = ArtifactMediaType.of(a.type(), bundles.blobs(), a.sha256());
         String fileName = a.path().substring(a.path().lastIndexOf('/') + 1);
         return Response.ok(in, media.mediaType())
                 .header("Content-Length", a.size())

@@ -21,11 +21,15 @@ public class DiagnosisResource {
     @Inject
     DiagnosisService diagnoses;
 
+    @Inject
+    dev.crashlab.ingest.BundleIngest ingest;
+
     @GET
     @Operation(summary = "A bundle's ranked causes: {\"bundleId\",\"computedAt\",\"recomputed\",\"hypotheses\":[{\"id\",\"title\",\"category\","
             + "\"confidence\",\"score\",\"evidence\":[{\"matcher\",\"text\",\"weight\",\"specific\",\"source\":{\"artifact\",\"line\",\"text\"},\"sources\"}],"
             + "\"against\"}],\"ask\":[{\"artifact\",\"why\",\"between\"}],\"compat\":[{\"check\",\"result\",\"explanation\",\"sources\"}],\"notes\",\"kbFingerprint\"}")
     public ObjectNode diagnosis(@RestPath long id) {
+        ingest.awaitReady(id);
         return diagnoses.diagnosis(id).orElseThrow(() -> ProblemException.notFound("no bundle " + id));
     }
 }

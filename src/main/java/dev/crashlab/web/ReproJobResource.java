@@ -39,6 +39,9 @@ public class ReproJobResource {
     SpecDrafts drafts;
 
     @Inject
+    dev.crashlab.ingest.BundleIngest ingest;
+
+    @Inject
     JobProgress progress;
 
     /**
@@ -73,6 +76,7 @@ public class ReproJobResource {
             if (request.bundleId() == null) {
                 throw badRequest("send a spec, or a bundleId whose model facts give one");
             }
+            ingest.awaitReady(request.bundleId());
             spec = drafts.draft(request.bundleId()).spec();
             if (spec == null) {
                 throw new ProblemException(422, "no-spec", "No convolution to replay", "bundle " + request.bundleId()
@@ -102,6 +106,7 @@ public class ReproJobResource {
     @Path("/drafts/{bundleId}")
     @Operation(summary = "The spec a bundle's facts describe, its memory estimate, and the reporter's card's memory")
     public SpecDrafts.Draft draft(@RestPath long bundleId) {
+        ingest.awaitReady(bundleId);
         return drafts.draft(bundleId);
     }
 

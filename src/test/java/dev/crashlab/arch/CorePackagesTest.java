@@ -23,14 +23,14 @@ class CorePackagesTest {
 
     /** Whole packages that are core. */
     static final Set<String> CORE_PACKAGES = Set.of("sniff", "cli", "fact", "parse", "repro", "kb", "compat", "diagnose",
-            "search", "crashes", "domain");
+            "search", "crashes", "domain", "facts");
 
     /** Sub-packages of core packages that hold the capability's Quarkus beans and entities. */
-    static final Set<String> BEAN_PACKAGES = Set.of("repro/jobs", "crashes/service");
+    static final Set<String> BEAN_PACKAGES = Set.of("repro/jobs", "crashes/service", "facts/store");
 
     /** Core classes in packages that also hold Quarkus beans and entities. */
     static final Set<String> CORE_CLASSES = Set.of(
-            "bundle/BundleUnpacker.java", "bundle/BlobStore.java", "bundle/UnpackLimits.java",
+            "bundle/BundleUnpacker.java", "bundle/BlobStore.java", "bundle/LocalBlobStore.java", "bundle/UnpackLimits.java",
             "bundle/StagedFile.java", "bundle/BundleRejectedException.java", "bundle/BundleManifest.java",
             "bundle/Upload.java");
 

@@ -21,7 +21,7 @@ class BlobStoreTest {
 
     @Test
     void storesUnderShardedHashAndOnlyOnce() throws Exception {
-        BlobStore store = new BlobStore(dir.resolve("blobs"));
+        LocalBlobStore store = new LocalBlobStore(dir.resolve("blobs"));
         byte[] bytes = "hello, blob\n".getBytes(StandardCharsets.UTF_8);
         String sha = sha256(bytes);
 
@@ -41,7 +41,7 @@ class BlobStoreTest {
 
     @Test
     void movesANewStagedFileInAndDeletesItWithItsEmptyFolders() throws Exception {
-        BlobStore store = new BlobStore(dir.resolve("blobs"));
+        LocalBlobStore store = new LocalBlobStore(dir.resolve("blobs"));
         byte[] bytes = new byte[100_000];
         bytes[5] = 1;
         String sha = sha256(bytes);
@@ -60,7 +60,7 @@ class BlobStoreTest {
 
     @Test
     void aWriteThatFailsHalfwayLeavesNoBlob() throws Exception {
-        BlobStore store = new BlobStore(dir.resolve("blobs"));
+        LocalBlobStore store = new LocalBlobStore(dir.resolve("blobs"));
         InputStream failing = new InputStream() {
             int n;
 
@@ -81,7 +81,7 @@ class BlobStoreTest {
 
     @Test
     void refusesNamesThatAreNotHashes() {
-        BlobStore store = new BlobStore(dir.resolve("blobs"));
+        LocalBlobStore store = new LocalBlobStore(dir.resolve("blobs"));
         assertThatThrownBy(() -> store.pathOf("../../etc/passwd")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> store.pathOf("A".repeat(64))).isInstanceOf(IllegalArgumentException.class);
     }

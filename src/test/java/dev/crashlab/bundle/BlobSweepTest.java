@@ -29,7 +29,8 @@ class BlobSweepTest {
 
         // as if the process died between moving a blob in and committing its rows, and mid-write
         String orphan = service.blobs().put(new ByteArrayInputStream(("orphan " + System.nanoTime()).getBytes(StandardCharsets.UTF_8)));
-        Path halfWritten = Files.writeString(service.blobs().root().resolve(".incoming/0000-dead.tmp"), "half");
+        Path halfWritten = Files.writeString(org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("crashlab.data-dir", Path.class)
+                .toAbsolutePath().normalize().resolve("blobs/.incoming/0000-dead.tmp"), "half");
 
         BundleService.SweepResult result = service.sweep();
 

@@ -25,7 +25,8 @@ public record StoreState(long bundles, long artifacts, Set<String> blobs, List<S
     public static StoreState of(BundleService service) {
         long[] counts = QuarkusTransaction.requiringNew().call(() -> new long[] {Bundle.count(), Artifact.count()});
         try {
-            Path tmp = service.blobs().root().getParent().resolve("tmp");
+            Path tmp = org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("crashlab.data-dir", Path.class)
+                    .toAbsolutePath().normalize().resolve("tmp");
             List<String> scratch;
             try (Stream<Path> s = Files.exists(tmp) ? Files.list(tmp) : Stream.empty()) {
                 scratch = s.map(p -> p.getFileName().toString())

@@ -57,19 +57,23 @@ class BundleApiTest {
                 .body("name", equalTo("bundle.zip"))
                 .body("size", equalTo(zip.length))
                 .body("sha256", equalTo(sha256(zip)))
-                .body("status", equalTo("STORED"))
+                // stored safely; read and diagnosed in the background
+                .body("status", equalTo("PROCESSING"))
                 .body("artifacts", hasSize(3))
                 .body("artifacts.path", equalTo(List.of("crash.log", "dumps/core.bin", "env/pip-freeze.txt")))
                 .body("artifacts.type", equalTo(List.of("CONSOLE_LOG", "BINARY", "PIP_FREEZE")))
-                // parsed at upload: no parser reads a core dump
-                .body("artifacts.parseStatus", equalTo(List.of("PARSED", "UNSUPPORTED", "PARSED")))
+                .body("progress.artifacts", equalTo(3))
                 .extract().response();
         long id = created.<Integer>path("id");
+        dev.crashlab.testing.Ready.await(id);
         int logId = created.path("artifacts[0].id");
         int binId = created.path("artifacts[1].id");
 
         given().get("/api/bundles/" + id).then().statusCode(200)
                 .body("id", equalTo((int) id))
+                .body("status", equalTo("READY"))
+                .body("progress.artifactsRead", equalTo(3))
+                // no parser reads a core dump
                 .body("artifacts.parseStatus", equalTo(List.of("PARSED", "UNSUPPORTED", "PARSED")))
                 .body("artifacts[0].sha256", equalTo(sha256(TRACEBACK.getBytes(StandardCharsets.UTF_8))));
 
@@ -133,17 +137,17 @@ class BundleApiTest {
         long second = given().multiPart("file", "b.log", unique, "text/plain").post("/api/bundles")
                 .then().statusCode(201).extract().<Integer>path("id");
         assertThat(service.blobs().list()).containsOnlyOnce(sha);
-        assertThat(service.blobs().pathOf(sha)).exists();
+        assertThat(service.blobs().contains(sha)).isTrue();
 
         StoreState before = StoreState.of(service);
         given().delete("/api/bundles/" + first).then().statusCode(204);
-        assertThat(service.blobs().pathOf(sha)).exists();
+        assertThat(service.blobs().contains(sha)).isTrue();
         given().get("/api/bundles/" + first).then().statusCode(404)
                 .contentType("application/problem+json")
                 .body("detail", equalTo("no bundle " + first));
 
         given().delete("/api/bundles/" + second).then().statusCode(204);
-        assertThat(service.blobs().pathOf(sha)).doesNotExist();
+        assertThat(service.blobs().contains(sha)).isFalse();
         StoreState after = StoreState.of(service);
         assertThat(after.bundles()).isEqualTo(before.bundles() - 2);
         assertThat(after.artifacts()).isEqualTo(before.artifacts() - 2);

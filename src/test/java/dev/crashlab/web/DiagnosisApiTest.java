@@ -25,14 +25,16 @@ class DiagnosisApiTest {
             """;
 
     long upload() {
-        return given().multiPart("file", "console.log", ZLIB_LOG.getBytes(), "text/plain")
+        long id = given().multiPart("file", "console.log", ZLIB_LOG.getBytes(), "text/plain")
                 .when().post("/api/bundles").then().statusCode(201).extract().jsonPath().getLong("id");
+        dev.crashlab.testing.Ready.await(id);
+        return id;
     }
 
     @Test
     void uploadStoresADiagnosisThatRanksTheCauseWithSourceLines() {
         long id = upload();
-        assertThat(storedFingerprint(id)).as("computed at upload").isNotNull();
+        assertThat(storedFingerprint(id)).as("computed in the background after upload").isNotNull();
         given().when().get("/api/bundles/" + id + "/diagnosis").then().statusCode(200)
                 .body("bundleId", equalTo((int) id))
                 .body("recomputed", equalTo(false))

@@ -39,7 +39,7 @@ public final class EvtxParser implements ArtifactParser {
     public ParseResult parse(ParseInput input) throws IOException {
         ParseResult.Builder out = new ParseResult.Builder();
         int[] problems = {0};
-        try (EvtxReader reader = EvtxReader.open(input.file(), p -> {
+        try (EvtxReader reader = EvtxReader.open(input.openBytes(), input.size(), p -> {
             if (++problems[0] <= MAX_PROBLEMS) {
                 out.problem(new ParseProblem.MalformedInput(
                         new SourceRef(input.path(), Math.max(p.record(), 0), ""), p.kind() + ": " + p.message()));

@@ -2,10 +2,8 @@ package dev.crashlab.parse.evtx;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
+import java.io.InputStream;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.Map;
@@ -23,7 +21,7 @@ import java.util.function.Consumer;
  */
 public final class EvtxReader implements Iterator<EvtxRecord>, Closeable {
 
-    private final FileChannel channel;
+    private final EvtxBytes bytes;
     private final long fileSize;
     private final Consumer<EvtxProblem> sink;
     private final Map<EvtxProblem.Kind, Integer> problemCounts = new EnumMap<>(EvtxProblem.Kind.class);
@@ -35,16 +33,27 @@ public final class EvtxReader implements Iterator<EvtxRecord>, Closeable {
     private boolean done;
     private int chunksRead;
 
-    private EvtxReader(FileChannel channel, Consumer<EvtxProblem> problems) throws IOException {
-        this.channel = channel;
-        this.fileSize = channel.size();
+    private EvtxReader(EvtxBytes bytes, Consumer<EvtxProblem> problems) throws IOException {
+        this.bytes = bytes;
+        this.fileSize = bytes.size();
         this.sink = problems;
         readFileHeader();
     }
 
     /** Opens {@code file}; problems go to {@code problems} as they are found. */
     public static EvtxReader open(Path file, Consumer<EvtxProblem> problems) throws IOException {
-        FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
+        return open(EvtxBytes.of(file), problems);
+    }
+
+    /**
+     * Reads {@code size} bytes from {@code in}, front to back (the header block is kept for a second look);
+     * closing the reader closes the stream.
+     */
+    public static EvtxReader open(InputStream in, long size, Consumer<EvtxProblem> problems) throws IOException {
+        return open(EvtxBytes.of(in, size), problems);
+    }
+
+    private static EvtxReader open(EvtxBytes ch, Consumer<EvtxProblem> problems) throws IOException {
         try {
             return new EvtxReader(ch, problems);
         } catch (IOException | RuntimeException e) {
@@ -143,7 +152,7 @@ public final class EvtxReader implements Iterator<EvtxRecord>, Closeable {
                 }
                 chunk = null;
             }
-            if (nextChunkOffset >= fileSize) {
+            if (nextChunkOffset >= Math.min(fileSize, bytes.end())) {
                 done = true;
                 break;
             }
@@ -165,13 +174,7 @@ public final class EvtxReader implements Iterator<EvtxRecord>, Closeable {
 
     private byte[] read(long position, int length) throws IOException {
         byte[] buf = new byte[length];
-        ByteBuffer bb = ByteBuffer.wrap(buf);
-        while (bb.hasRemaining()) {
-            int n = channel.read(bb, position + bb.position());
-            if (n < 0) {
-                break; // the file shrank while we read it: the rest stays zero
-            }
-        }
+        bytes.read(position, buf);
         return buf;
     }
 
@@ -186,6 +189,6 @@ public final class EvtxReader implements Iterator<EvtxRecord>, Closeable {
 
     @Override
     public void close() throws IOException {
-        channel.close();
+        bytes.close();
     }
 }

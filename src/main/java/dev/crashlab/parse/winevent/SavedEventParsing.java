@@ -30,8 +30,15 @@ final class SavedEventParsing {
     }
 
     static ParseResult parse(ParseInput input, char delimiter) throws IOException {
-        ParseResult.Builder out = new ParseResult.Builder();
         try (BufferedReader text = input.openText()) {
+            return parse(input, delimiter, text);
+        }
+    }
+
+    /** Parses {@code text}, the input's text already open (the caller closes it). */
+    static ParseResult parse(ParseInput input, char delimiter, BufferedReader text) throws IOException {
+        ParseResult.Builder out = new ParseResult.Builder();
+        {
             BoundedLineReader lines = new BoundedLineReader(text, MAX_LINE);
             DelimitedRecordReader rows = new DelimitedRecordReader(lines, delimiter, line -> startsRow(line, delimiter));
             SavedEventTable table = null;

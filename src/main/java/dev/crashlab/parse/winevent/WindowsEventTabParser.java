@@ -34,9 +34,14 @@ public final class WindowsEventTabParser implements ArtifactParser {
         return line.indexOf('\t') >= 0 && SavedEventTable.ofHeader(SavedEventTable.split(line.strip(), '\t')) != null;
     }
 
+    /** How far ahead of the header the parser may look before going back (characters). */
+    private static final int HEADER_LOOKAHEAD = 1 << 20;
+
     @Override
     public ParseResult parse(ParseInput input) throws IOException {
+        // one open: the bytes may be a single pass shared with other parsers, so look at the header and go back
         try (BufferedReader text = input.openText()) {
+            text.mark(HEADER_LOOKAHEAD);
             BoundedLineReader lines = new BoundedLineReader(text, SavedEventParsing.MAX_LINE);
             String line;
             while ((line = lines.readLine()) != null) {
@@ -47,7 +52,12 @@ public final class WindowsEventTabParser implements ArtifactParser {
                     break;
                 }
             }
+            try {
+                text.reset();
+            } catch (IOException pastTheMark) {
+                return ParseResult.empty(); // over a megabyte of blank lines before the header: not an export we know
+            }
+            return SavedEventParsing.parse(input, '\t', text);
         }
-        return SavedEventParsing.parse(input, '\t');
     }
 }

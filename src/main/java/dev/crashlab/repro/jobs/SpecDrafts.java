@@ -2,21 +2,18 @@ package dev.crashlab.repro.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.crashlab.bundle.BundleService;
-import dev.crashlab.bundle.BundleViews.BundleView;
 import dev.crashlab.fact.Fact;
-import dev.crashlab.parse.ArtifactFacts;
-import dev.crashlab.parse.ParseInput;
+import dev.crashlab.facts.BundleFacts;
+import dev.crashlab.facts.store.StoredFacts;
 import dev.crashlab.repro.MemoryEstimator;
 import dev.crashlab.repro.ReproJson;
 import dev.crashlab.repro.ReproSpec;
 import dev.crashlab.repro.ReproSpecJson;
 import dev.crashlab.repro.ReproSpecs;
 import dev.crashlab.repro.SpecProblem;
-import dev.crashlab.sniff.ArtifactType;
 import dev.crashlab.domain.DomainException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -26,6 +23,9 @@ public class SpecDrafts {
 
     @Inject
     BundleService bundles;
+
+    @Inject
+    StoredFacts storedFacts;
 
     /**
      * A bundle's spec, as the Reproduce panel first shows it.
@@ -46,14 +46,14 @@ public class SpecDrafts {
      */
     public record Checked(JsonNode spec, JsonNode estimate) {}
 
-    /** Returns the spec the bundle's facts give (parsed now from the stored files). */
+    /** Returns the spec the bundle's stored facts give (the blobs are not read again). */
     public Draft draft(long bundleId) {
-        BundleView bundle = bundles.find(bundleId).orElseThrow(() -> DomainException.notFound("no bundle " + bundleId));
-        List<Fact> facts = new ArrayList<>();
-        for (var a : bundle.artifacts()) {
-            facts.addAll(ArtifactFacts.of(new ParseInput(a.path(), ArtifactType.valueOf(a.type()),
-                    bundles.blobs().pathOf(a.sha256()))).facts());
+        if (bundles.find(bundleId).isEmpty()) {
+            throw DomainException.notFound("no bundle " + bundleId);
         }
+        List<Fact> facts = storedFacts.find(bundleId, false).map(BundleFacts::facts).orElseThrow(() -> new DomainException(
+                DomainException.Kind.CONFLICT, "bundle-processing", "Bundle still being read",
+                "bundle " + bundleId + " has not been read yet; its reproduction draft follows when it is"));
         ReproSpec spec = ReproSpecs.fromFacts(facts);
         Long cap = spec.reporterGpu() == null ? null : spec.reporterGpu().memoryTotalMiB() * MemoryEstimator.MIB;
         if (spec.layers().isEmpty()) {

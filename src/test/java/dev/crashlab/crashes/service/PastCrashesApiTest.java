@@ -38,8 +38,10 @@ class PastCrashesApiTest {
     }
 
     static long upload(String name, String text) {
-        return given().multiPart("file", name, text.getBytes(), "text/plain")
+        long id = given().multiPart("file", name, text.getBytes(), "text/plain")
                 .when().post("/api/bundles").then().statusCode(201).extract().jsonPath().getLong("id");
+        dev.crashlab.testing.Ready.await(id); // diagnosed, so indexed as a past crash, in the background
+        return id;
     }
 
     static JsonPath similar(long id) {

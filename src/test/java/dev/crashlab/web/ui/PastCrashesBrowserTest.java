@@ -24,8 +24,10 @@ class PastCrashesBrowserTest extends BrowserPageTest {
     static long upload(String name, String lib, String script) {
         String log = "Traceback (most recent call last):\n  File \"" + script + "\", line 3, in <module>\n    import torch\n"
                 + "OSError: " + lib + ": cannot open shared object file: No such file or directory\n";
-        return given().multiPart("file", name, log.getBytes(), "text/plain")
+        long id = given().multiPart("file", name, log.getBytes(), "text/plain")
                 .when().post("/api/bundles").then().statusCode(201).extract().jsonPath().getLong("id");
+        dev.crashlab.testing.Ready.await(id); // diagnosed, so indexed as a past crash, in the background
+        return id;
     }
 
     @Test

@@ -1,17 +1,16 @@
-package dev.crashlab.diagnosis;
+package dev.crashlab.facts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crashlab.bundle.ParseStatus;
-import dev.crashlab.parse.ArtifactFacts;
-import dev.crashlab.parse.ParseInput;
 import dev.crashlab.sniff.ArtifactType;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What an artifact row says of its parse, from real parses of small files of ours. */
+/** What the reader says of an artifact's parse, from real parses of small files of ours. */
 class ParseStatusTest {
 
     @TempDir
@@ -19,7 +18,9 @@ class ParseStatusTest {
 
     ParseStatus of(ArtifactType type, byte[] bytes) throws Exception {
         Path f = Files.write(dir.resolve("f-" + type), bytes);
-        return DiagnosisService.parseStatus(type, ArtifactFacts.of(new ParseInput("f", type, f)));
+        return new BundleReader(ReadBudget.defaults())
+                .read(List.of(new BundleReader.Item("f", type, bytes.length, () -> Files.newInputStream(f))))
+                .artifacts().getFirst().status();
     }
 
     @Test
