@@ -80,19 +80,24 @@ public final class ConsoleLogParser implements ArtifactParser {
         return Set.of(ArtifactType.CONSOLE_LOG, ArtifactType.TEXT);
     }
 
+    /** The bytes the encoding is detected on. */
+    private static final int HEAD = 64 * 1024;
+
     @Override
     public ParseResult parse(ParseInput input) throws IOException {
         Pass pass = new Pass(input);
-        TextDecoding.Detected detected;
-        try (InputStream in = input.openBytes()) {
-            byte[] head = in.readNBytes(64 * 1024);
-            detected = TextDecoding.detect(head, head.length);
-        }
-        Charset cs = detected.charset();
-        if (cs.equals(StandardCharsets.UTF_16LE) || cs.equals(StandardCharsets.UTF_16BE)) {
-            pass.readChars();
-        } else {
-            pass.readBytes(detected.bomLength(), cs);
+        // one open: the encoding is detected on the head, then the same stream is rewound and read
+        try (InputStream in = new java.io.BufferedInputStream(input.openBytes(), HEAD + 1)) {
+            in.mark(HEAD + 1);
+            byte[] head = in.readNBytes(HEAD);
+            TextDecoding.Detected detected = TextDecoding.detect(head, head.length);
+            in.reset();
+            Charset cs = detected.charset();
+            if (cs.equals(StandardCharsets.UTF_16LE) || cs.equals(StandardCharsets.UTF_16BE)) {
+                pass.readChars(TextDecoding.open(in));
+            } else {
+                pass.readBytes(in, detected.bomLength(), cs);
+            }
         }
         return pass.finish();
     }
@@ -160,8 +165,8 @@ public final class ConsoleLogParser implements ArtifactParser {
         }
 
         /** UTF-16: decode, then scan each line's text. */
-        void readChars() throws IOException {
-            try (BufferedReader text = input.openText()) {
+        void readChars(BufferedReader decoded) throws IOException {
+            try (BufferedReader text = decoded) {
                 BoundedLineReader reader = new BoundedLineReader(text, MAX_LINE);
                 for (String s = reader.readLine(); s != null; s = reader.readLine()) {
                     lineNumber = reader.lineNumber();
@@ -181,10 +186,10 @@ public final class ConsoleLogParser implements ArtifactParser {
          * {@code \r\n}, a lone {@code \r}); a line is decoded only when a rule wants it, or when it holds non-ASCII
          * bytes (to count undecodable ones) or is longer than the cap (to report it).
          */
-        void readBytes(int skip, Charset cs) throws IOException {
+        void readBytes(InputStream bytes, int skip, Charset cs) throws IOException {
             byte[] buf = new byte[CHUNK + MAX_LINE_BYTES];
             LiteralScan.Scan scan = new LiteralScan.Scan();
-            try (InputStream in = input.openBytes()) {
+            try (InputStream in = bytes) {
                 in.skipNBytes(skip);
                 int len = 0;          // bytes in buf
                 int lineStart = 0;    // where the current line's kept bytes start
