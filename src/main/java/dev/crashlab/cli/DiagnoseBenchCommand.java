@@ -3,6 +3,8 @@ package dev.crashlab.cli;
 import dev.crashlab.bundle.BundleRejectedException;
 import dev.crashlab.diagnose.DiagnosisEngine;
 import dev.crashlab.diagnose.DiagnosisInput;
+import dev.crashlab.facts.ArtifactRead;
+import dev.crashlab.facts.FactsJson;
 import dev.crashlab.diagnose.KnowledgeSource;
 import dev.crashlab.diagnose.TextLine;
 import dev.crashlab.kb.KbArticle;
@@ -93,6 +95,26 @@ final class DiagnoseBenchCommand implements Callable<Integer> {
                 whole.add(System.nanoTime() - t0);
             }
         }
+        // what the server now does on a KB change or a confirmation: decode the stored facts and windows, diagnose
+        List<List<String[]>> storedForms = new ArrayList<>();
+        for (Path b : bundles) {
+            List<String[]> rows = new ArrayList<>();
+            for (ArtifactRead a : OfflineBundle.readFacts(List.of(b), p -> p.equals("meta.json")).artifacts()) {
+                rows.add(new String[] {a.path(), FactsJson.facts(a.facts()), FactsJson.window(a.window())});
+            }
+            storedForms.add(rows);
+        }
+        for (int r = 0; r < 5; r++) {
+            storedForms.forEach(f -> engine.diagnose(fromStored(f)));
+        }
+        List<Long> stored = new ArrayList<>();
+        for (int r = 0; r < rounds; r++) {
+            for (List<String[]> f : storedForms) {
+                long t0 = System.nanoTime();
+                engine.diagnose(fromStored(f));
+                stored.add(System.nanoTime() - t0);
+            }
+        }
         List<String> qs = queries(source, new Random(seed), queries);
         for (int r = 0; r < 2; r++) {
             qs.forEach(q -> index.search(q, 10));
@@ -112,7 +134,8 @@ final class DiagnoseBenchCommand implements Callable<Integer> {
                 bundles.size(), rounds, source.kb().articles().size(), Runtime.getRuntime().availableProcessors(), Runtime.version());
         out.printf(Locale.ROOT, "%-58s %9s %9s %7s%n", "what", "p50 ms", "p99 ms", "x peer");
         row(out, "diagnose (facts in hand: rules, compat, similarity, rank)", diag, base);
-        row(out, "diagnose incl. unpack + sniff + parse of the bundle", whole, base);
+        row(out, "recompute from stored facts (decode JSON + diagnose; no DB)", stored, base);
+        row(out, "re-parse: diagnose incl. unpack + sniff + parse (before #13)", whole, base);
         row(out, "peer: plain Lucene BM25 of the bundle text vs articles", base, base);
         out.printf(Locale.ROOT, "%nKB search benchmark: %d queries (seed %d: article words, codes, typos), after 2 warm-up passes%n", qs.size(), seed);
         out.printf(Locale.ROOT, "%-58s %9s %9s %7s%n", "what", "p50 ms", "p99 ms", "x peer");
@@ -120,6 +143,16 @@ final class DiagnoseBenchCommand implements Callable<Integer> {
         row(out, "peer: plain Lucene BM25 (standard analyzer, no snippets)", plain, plain);
         out.flush();
         return 0;
+    }
+
+    private static DiagnosisInput fromStored(List<String[]> rows) {
+        List<dev.crashlab.fact.Fact> facts = new ArrayList<>();
+        List<TextLine> lines = new ArrayList<>();
+        for (String[] r : rows) {
+            facts.addAll(FactsJson.readFacts(r[1]));
+            lines.addAll(FactsJson.readWindow(r[0], r[2]));
+        }
+        return new DiagnosisInput(dev.crashlab.fact.Facts.dedupe(facts), lines);
     }
 
     private static void row(PrintWriter out, String what, List<Long> nanos, List<Long> peer) {
