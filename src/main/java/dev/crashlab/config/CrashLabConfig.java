@@ -29,6 +29,15 @@ public interface CrashLabConfig {
         Optional<Path> compatDir();
     }
 
+    /** Accounts, sessions and API tokens. */
+    dev.crashlab.config.AuthConfig auth();
+
+    /**
+     * An API token value (env CRASHLAB_ADMIN_TOKEN) that start-up makes sure exists with the admin role, for
+     * provisioning and automation; unset: none is made.
+     */
+    Optional<String> adminToken();
+
     /** Reproduction jobs and workers. */
     dev.crashlab.config.LabConfig lab();
 
