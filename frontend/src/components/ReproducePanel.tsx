@@ -222,7 +222,7 @@ export function ReproducePanel({ bundleId, onJobFinished }: { bundleId: number; 
                 <li className="muted">
                   No worker has connected yet
                   {lab.localWorker ? ' (the local worker starts with the server)' : ''}
-                  {lab.remoteWorkers ? '' : '; remote workers are off until crashlab.lab.worker-token is set'}.
+                  {lab.remoteWorkers ? '' : '; no remote workers yet (an admin makes worker tokens on Admin > Workers)'}.
                 </li>
               )}
               {onlineWorkers.map((w) => (
