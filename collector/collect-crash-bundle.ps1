@@ -33,7 +33,11 @@ param(
     [string] $Python = '',
     [ValidateRange(1, 365)]
     [int] $Days = 7,
-    [switch] $NoRedact
+    [switch] $NoRedact,
+    # also upload the bundle to this CrashLab server (e.g. http://crashlab:8080)
+    [string] $Server = '',
+    # the API token for -Server (default: $env:CRASHLAB_TOKEN)
+    [string] $Token = $env:CRASHLAB_TOKEN
 )
 
 Set-StrictMode -Version 2.0
@@ -242,5 +246,28 @@ try {
 } finally {
     Remove-Item -LiteralPath $work -Recurse -Force -ErrorAction SilentlyContinue
 }
-Write-Host "collect-crash-bundle: wrote $Output - upload it to CrashLab (check collector.txt inside for what was left out)"
+if (-not $Server) {
+    Write-Host "collect-crash-bundle: wrote $Output - upload it to CrashLab (check collector.txt inside for what was left out)"
+    Write-Output $Output
+    exit 0
+}
+if (-not $Token) {
+    Write-Error "collect-crash-bundle: -Server needs -Token (or CRASHLAB_TOKEN): make one on CrashLab's account page; the bundle is in $Output"
+    exit 2
+}
+$url = $Server.TrimEnd('/') + '/api/bundles'
+Write-Host "collect-crash-bundle: wrote $Output; uploading it to $url"
+try {
+    if ($PSVersionTable.PSVersion.Major -ge 7) {
+        $reply = Invoke-RestMethod -Method Post -Uri $url -Headers @{ Authorization = "Bearer $Token" } -Form @{ file = Get-Item -LiteralPath $Output }
+    } else {
+        # Windows PowerShell 5.1 has no -Form: send the archive as the raw body
+        $name = [System.Uri]::EscapeDataString([System.IO.Path]::GetFileName($Output))
+        $reply = Invoke-RestMethod -Method Post -Uri "$url`?name=$name" -Headers @{ Authorization = "Bearer $Token" } -ContentType 'application/zip' -InFile $Output
+    }
+    Write-Host "collect-crash-bundle: uploaded as $($Server.TrimEnd('/'))/bundles/$($reply.id)"
+} catch {
+    Write-Error "collect-crash-bundle: the server refused the upload or could not be reached ($($_.Exception.Message)); the bundle is still in $Output"
+    exit 1
+}
 Write-Output $Output

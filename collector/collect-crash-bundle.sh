@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # collect-crash-bundle.sh: gathers what CrashLab needs to diagnose a crashed GPU job on Linux (and WSL2)
-# into one zip you can upload. Nothing is sent anywhere.
+# into one zip you can upload. Nothing is sent anywhere unless you pass --server.
 #
 #   bash collect-crash-bundle.sh [options] [LOGFILE...]
 #
@@ -8,6 +8,9 @@
 #   -o, --output F   where to write the bundle (default: ./crash-bundle-<date>.zip)
 #   --python P       the Python that ran the job (default: the active `python`, else `python3`)
 #   --no-redact      keep your user name and host name in the files (they are replaced by default)
+#   --server URL     also upload the bundle to this CrashLab server (e.g. http://crashlab:8080); needs curl
+#   --token T        the API token for --server (a reporter's; default: $CRASHLAB_TOKEN, which keeps it out of
+#                    the process list)
 #   -h, --help       this text
 #
 # It collects: your log files, `nvidia-smi` and `nvidia-smi -q -x`, `nvcc -V`, `pip list`, `conda list`,
@@ -20,9 +23,11 @@ set -u
 redact=1
 output=""
 python_cmd="${CRASHLAB_PYTHON:-}"
+server=""
+token="${CRASHLAB_TOKEN:-}"
 logs=()
 
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -31,12 +36,21 @@ while [ $# -gt 0 ]; do
     --python) python_cmd="${2:-}"; shift 2 || { echo "collect-crash-bundle: --python needs a command" >&2; exit 2; } ;;
     --python=*) python_cmd="${1#*=}"; shift ;;
     --no-redact) redact=0; shift ;;
+    --server) server="${2:-}"; shift 2 || { echo "collect-crash-bundle: --server needs a URL" >&2; exit 2; } ;;
+    --server=*) server="${1#*=}"; shift ;;
+    --token) token="${2:-}"; shift 2 || { echo "collect-crash-bundle: --token needs a token" >&2; exit 2; } ;;
+    --token=*) token="${1#*=}"; shift ;;
     -h|--help) usage; exit 0 ;;
     --) shift; logs+=("$@"); break ;;
     -*) echo "collect-crash-bundle: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) logs+=("$1"); shift ;;
   esac
 done
+
+if [ -n "$server" ]; then
+  [ -n "$token" ] || { echo "collect-crash-bundle: --server needs --token T (or CRASHLAB_TOKEN): make one on CrashLab's account page" >&2; exit 2; }
+  command -v curl >/dev/null 2>&1 || { echo "collect-crash-bundle: --server needs curl, which is not installed" >&2; exit 2; }
+fi
 
 stamp="$(date +%Y%m%d-%H%M%S)"
 [ -n "$output" ] || output="$PWD/crash-bundle-$stamp.zip"
@@ -204,5 +218,22 @@ else
   output="${output%.zip}.tar.gz"
   (cd "$work" && tar czf "$output" "$(basename "$dir")") || { echo "collect-crash-bundle: tar failed" >&2; exit 1; }
 fi
-echo "collect-crash-bundle: wrote $output — upload it to CrashLab (check collector.txt inside for what was left out)" >&2
+if [ -z "$server" ]; then
+  echo "collect-crash-bundle: wrote $output — upload it to CrashLab (check collector.txt inside for what was left out)" >&2
+  echo "$output"
+  exit 0
+fi
+echo "collect-crash-bundle: wrote $output; uploading it to ${server%/}" >&2
+# the token goes to curl on its standard input (-H @-), never on a command line
+reply="$(printf 'Authorization: Bearer %s\n' "$token" | curl -sS -H @- -F "file=@$output" -w '\n%{http_code}' "${server%/}/api/bundles")" \
+  || { echo "collect-crash-bundle: could not reach ${server%/}; the bundle is still in $output" >&2; exit 1; }
+status="${reply##*$'\n'}"
+body="${reply%$'\n'*}"
+if [ "$status" != "201" ]; then
+  detail="$(printf '%s' "$body" | sed -n 's/.*"detail":"\([^"]*\)".*/\1/p')"
+  echo "collect-crash-bundle: the server refused the upload (HTTP $status): ${detail:-$body}; the bundle is still in $output" >&2
+  exit 1
+fi
+id="$(printf '%s' "$body" | sed -n 's/^{"id":\([0-9]*\).*/\1/p')"
+echo "collect-crash-bundle: uploaded as ${server%/}/bundles/${id}" >&2
 echo "$output"

@@ -6,6 +6,11 @@ import { BundlePage } from './pages/BundlePage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 import { KbPage } from './pages/KbPage.tsx';
 import { KbArticlePage } from './pages/KbArticlePage.tsx';
+import { LoginPage, SetupPage } from './pages/SignInPage.tsx';
+import { AccountPage } from './pages/AccountPage.tsx';
+import { AdminPage } from './pages/AdminPage.tsx';
+import { Loading } from './components/common.tsx';
+import { can, refreshSession, signOut, useSession } from './session.ts';
 
 function NavLink({ to, active, children }: { to: string; active: boolean; children: string }) {
   return (
@@ -17,11 +22,24 @@ function NavLink({ to, active, children }: { to: string; active: boolean; childr
 
 export function App() {
   const { path, query } = useLocation();
+  const session = useSession();
+
+  useEffect(() => {
+    void refreshSession();
+  }, []);
 
   let page;
   const bundleMatch = /^\/bundles\/([^/]+)\/?$/.exec(path);
   const kbMatch = /^\/kb\/([^/]+)\/?$/.exec(path);
-  if (path === '/' || path === '/upload') page = <UploadPage />;
+  const adminMatch = /^\/admin(?:\/([a-z]+))?\/?$/.exec(path);
+  if (session.kind === 'loading') page = <Loading label="Loading…" />;
+  else if (session.kind === 'signed-out')
+    page = path === '/setup' || session.setupOpen ? <SetupPage code={query.get('code') ?? ''} /> : <LoginPage />;
+  else if (path === '/login' || path === '/setup') page = <BundlesPage query={query} />;
+  else if ((path === '/' || path === '/upload') && can(session, 'reporter')) page = <UploadPage />;
+  else if (path === '/' || path === '/upload') page = <BundlesPage query={query} />;
+  else if (path === '/account') page = <AccountPage />;
+  else if (adminMatch && can(session, 'admin')) page = <AdminPage tab={adminMatch[1] ?? 'users'} />;
   else if (path === '/bundles' || path === '/bundles/') page = <BundlesPage query={query} />;
   else if (bundleMatch) page = <BundlePage key={bundleMatch[1]} id={decodeURIComponent(bundleMatch[1])} query={query} />;
   else if (path === '/kb' || path === '/kb/') page = <KbPage query={query} />;
@@ -51,16 +69,35 @@ export function App() {
             <span>CrashLab</span>
           </Link>
           <nav aria-label="Main">
-            <NavLink to="/" active={!onBundles && !onKb && (path === '/' || path === '/upload')}>
-              Upload
-            </NavLink>
+            {can(session, 'reporter') && (
+              <NavLink to="/" active={!onBundles && !onKb && (path === '/' || path === '/upload')}>
+                Upload
+              </NavLink>
+            )}
             <NavLink to="/bundles" active={onBundles}>
               Bundles
             </NavLink>
             <NavLink to="/kb" active={onKb}>
               Knowledge base
             </NavLink>
+            {can(session, 'admin') && (
+              <NavLink to="/admin" active={path.startsWith('/admin')}>
+                Admin
+              </NavLink>
+            )}
           </nav>
+          {session.kind === 'signed-in' && (
+            <div className="account-menu">
+              <Link to="/account" className="nav-link" data-testid="account-link">
+                {session.me.name}
+              </Link>
+              {session.me.session && (
+                <button type="button" className="btn btn-small btn-secondary" onClick={() => void signOut()} data-testid="sign-out">
+                  Sign out
+                </button>
+              )}
+            </div>
+          )}
         </div>
       </header>
       <main id="main" tabIndex={-1}>

@@ -1,6 +1,8 @@
 // The CrashLab HTTP API as the UI uses it. Errors are RFC 9457 problem documents; their `detail`
 // is written for people and is shown verbatim. Nothing else from an error body (an HTML page,
 // a stack trace) ever reaches the screen.
+import { sessionEnded } from './session.ts';
+
 
 export interface Artifact {
   id: number;
@@ -108,8 +110,19 @@ export async function request(url: string, init?: RequestInit): Promise<Response
     if (e instanceof DOMException && e.name === 'AbortError') throw e;
     throw new ApiError(fallbackMessage(0, ''), 0);
   }
+  if (response.status === 401) sessionEnded();
   if (!response.ok) throw await errorFrom(response);
   return response;
+}
+
+/** Sends {@code body} as JSON with {@code method}; the parsed reply (null for 204). */
+export async function sendJson<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const response = await request(url, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return response.status === 204 ? (null as T) : ((await response.json()) as T);
 }
 
 export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {

@@ -20,6 +20,7 @@ import { ErrorAlert, Loading } from './common.tsx';
 import { MemoryChart } from './MemoryChart.tsx';
 import { ReproJobView } from './ReproJobView.tsx';
 import './ReproducePanel.css';
+import { useCan } from '../session.ts';
 
 /** One worker: whether it is online, its backend and devices, and the job it holds. */
 function WorkerItem({ worker: w }: { worker: Worker }) {
@@ -55,6 +56,7 @@ function message(err: unknown, fallback: string): string {
  * the page shows the recomputed diagnosis.
  */
 export function ReproducePanel({ bundleId, onJobFinished }: { bundleId: number; onJobFinished?: () => void }) {
+  const mayRun = useCan('lab');
   const [draft, setDraft] = useState<DraftState>({ kind: 'loading' });
   const [text, setText] = useState('');
   const [estimate, setEstimate] = useState<MemoryEstimate | null>(null);
@@ -220,7 +222,7 @@ export function ReproducePanel({ bundleId, onJobFinished }: { bundleId: number; 
                 <li className="muted">
                   No worker has connected yet
                   {lab.localWorker ? ' (the local worker starts with the server)' : ''}
-                  {lab.remoteWorkers ? '' : '; remote workers are off until crashlab.lab.worker-token is set'}.
+                  {lab.remoteWorkers ? '' : '; no remote workers yet (an admin makes worker tokens on Admin > Workers)'}.
                 </li>
               )}
               {onlineWorkers.map((w) => (
@@ -265,7 +267,7 @@ export function ReproducePanel({ bundleId, onJobFinished }: { bundleId: number; 
                 : "No memory cap: no file states the reporter's GPU memory"}
             </label>
           </div>
-          <div className="repro-actions">
+          {mayRun && <div className="repro-actions">
             <button
               type="button"
               className="btn btn-primary"
@@ -279,7 +281,8 @@ export function ReproducePanel({ bundleId, onJobFinished }: { bundleId: number; 
                 {job?.cancelRequested ? 'Cancelling…' : 'Cancel'}
               </button>
             )}
-          </div>
+          </div>}
+          {!mayRun && <p className="muted">Running a reproduction needs the lab role.</p>}
         </>
       )}
       {jobError && <ErrorAlert title="Reproduction">{jobError}</ErrorAlert>}

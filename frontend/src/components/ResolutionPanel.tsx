@@ -3,6 +3,7 @@ import { clearCause, confirmCause, getResolution, type Resolution } from '../cra
 import { CATEGORIES, listKb, type KbSummary } from '../diagnosis.ts';
 import { Link } from '../router.tsx';
 import { ErrorAlert, Time } from './common.tsx';
+import { useCan } from '../session.ts';
 
 type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'loaded'; resolution: Resolution };
 
@@ -20,6 +21,7 @@ export function ResolutionPanel({
   /** A cause chosen with "This was it" on the report: opens the form with it selected. */
   prefill?: { articleId: string; nonce: number } | null;
 }) {
+  const mayConfirm = useCan('triager');
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [articles, setArticles] = useState<KbSummary[]>([]);
   const [editing, setEditing] = useState(false);
@@ -126,14 +128,14 @@ export function ResolutionPanel({
               </p>
             )}
           </div>
-          <div className="resolution-actions">
+          {mayConfirm && <div className="resolution-actions">
             <button type="button" className="btn btn-small btn-secondary" onClick={() => { setArticleId(confirmed.articleId); setNote(confirmed.note ?? ''); setEditing(true); }} disabled={busy}>
               Change
             </button>
             <button type="button" className="btn btn-small btn-secondary" onClick={onUndo} disabled={busy} data-testid="undo-confirmation">
               Take back
             </button>
-          </div>
+          </div>}
         </div>
       )}
       {!confirmed && !editing && (
@@ -141,9 +143,11 @@ export function ResolutionPanel({
           <p className="muted">
             Found the cause? Confirm it: similar crashes will show it, and their diagnosis will count it as evidence.
           </p>
-          <button type="button" className="btn btn-small btn-primary" onClick={() => setEditing(true)} data-testid="confirm-cause">
-            Confirm the cause
-          </button>
+          {mayConfirm && (
+            <button type="button" className="btn btn-small btn-primary" onClick={() => setEditing(true)} data-testid="confirm-cause">
+              Confirm the cause
+            </button>
+          )}
         </div>
       )}
       {editing && (

@@ -11,6 +11,7 @@ import type { SourceJump } from '../components/SourceLink.tsx';
 import { ErrorAlert, Hash, Loading, StatusBadge, Time, useTitle } from '../components/common.tsx';
 import { formatBytes, plural } from '../format.ts';
 import { Link, navigate } from '../router.tsx';
+import { useCan } from '../session.ts';
 
 type State =
   | { kind: 'loading' }
@@ -19,6 +20,9 @@ type State =
   | { kind: 'loaded'; bundle: Bundle };
 
 export function BundlePage({ id, query }: { id: string; query: URLSearchParams }) {
+  const triager = useCan('triager');
+  const reporter = useCan('reporter');
+  const mayDelete = triager || reporter; // reporters: their own bundles (the server checks)
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
@@ -170,9 +174,11 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
         <h1 className="bundle-name" data-testid="bundle-name">
           {bundle.name}
         </h1>
-        <button type="button" className="btn btn-danger" onClick={onDelete} disabled={deleting}>
-          {deleting ? 'Deleting…' : 'Delete'}
-        </button>
+        {mayDelete && (
+          <button type="button" className="btn btn-danger" onClick={onDelete} disabled={deleting}>
+            {deleting ? 'Deleting…' : 'Delete'}
+          </button>
+        )}
       </div>
       {deleteError && <ErrorAlert title="Delete failed">{deleteError}</ErrorAlert>}
 

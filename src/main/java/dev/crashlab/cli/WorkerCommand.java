@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "worker",
         description = {"Claim reproduction jobs from a CrashLab server and replay each in a child JVM (one job at a time:",
                        "run one worker per GPU, e.g. with CUDA_VISIBLE_DEVICES=N and --name host-gpuN).",
-                       "The token is the server's crashlab.lab.worker-token; prefer CRASHLAB_WORKER_TOKEN or --token-file",
+                       "The token is a worker token an admin made for this --name (Admin > Workers); prefer CRASHLAB_WORKER_TOKEN or --token-file",
                        "to --token, which other users of the machine can read in the process list."})
 final class WorkerCommand implements Callable<Integer> {
 
@@ -68,7 +68,7 @@ final class WorkerCommand implements Callable<Integer> {
         String t = token != null ? token : tokenFile != null ? Files.readString(tokenFile).strip() : System.getenv("CRASHLAB_WORKER_TOKEN");
         if (t == null || t.isBlank()) {
             err.println("crashlab worker: no token: pass --token-file FILE, set CRASHLAB_WORKER_TOKEN, or --token T"
-                    + " (the server's crashlab.lab.worker-token)");
+                    + " (a worker token an admin made for this worker's name on the server's Admin page)");
             return 2;
         }
         String b = backend.toLowerCase(Locale.ROOT);

@@ -63,7 +63,16 @@ public interface CrashLabConfig {
         java.time.Duration readWait();
     }
 
-    /** Reproduction jobs and workers.*/
+    /** Accounts, sessions and API tokens. */
+    dev.crashlab.config.AuthConfig auth();
+
+    /**
+     * An API token value (env CRASHLAB_ADMIN_TOKEN) that start-up makes sure exists with the admin role, for
+     * provisioning and automation; unset: none is made.
+     */
+    Optional<String> adminToken();
+
+    /** Reproduction jobs and workers. */
     dev.crashlab.config.LabConfig lab();
 
     /** Upload limits: requests over them are refused with a 4xx problem, never half-stored. */

@@ -2,16 +2,9 @@ package dev.crashlab.config;
 
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
-import java.util.Optional;
 
 /** Configures reproduction jobs and workers ({@code crashlab.lab.*}; env {@code CRASHLAB_LAB_*}). */
 public interface LabConfig {
-
-    /**
-     * The bearer token remote workers present ({@code bin/crashlab worker --token}); unset disables the
-     * worker endpoints (the local worker needs none).
-     */
-    Optional<String> workerToken();
 
     /** Whether the server runs a worker of its own (in child JVMs, never in its own process). */
     @WithDefault("true")

@@ -18,7 +18,11 @@ public class DomainException extends RuntimeException {
         /** The input is larger than what is kept (413). */
         TOO_LARGE,
         /** The input is well-formed but cannot be used (422). */
-        UNPROCESSABLE
+        UNPROCESSABLE,
+        /** The caller is not known: no, a wrong, an expired or a revoked credential (401). */
+        UNAUTHENTICATED,
+        /** The caller is known but may not do this (403). */
+        FORBIDDEN
     }
 
     private final Kind kind;

@@ -1,5 +1,7 @@
 package dev.crashlab.web;
 
+import dev.crashlab.account.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import dev.crashlab.bundle.BlobStore;
 import dev.crashlab.bundle.BundleRejectedException;
 import dev.crashlab.bundle.BundleService;
@@ -54,10 +56,20 @@ public class BundleResource {
     StoredFacts storedFacts;
 
     @Inject
+    dev.crashlab.account.Ownership ownership;
+
+    @Inject
+    dev.crashlab.account.AuditLog audit;
+
+    @Inject
+    io.quarkus.security.identity.SecurityIdentity identity;
+
+    @Inject
     dev.crashlab.crashes.service.CrashSearchService crashes;
 
     @POST
     @Consumes(MediaType.MULTIPART_FORM_DATA)
+    @RolesAllowed(Roles.REPORTER)
     @Operation(summary = "Upload a bundle as multipart parts: one archive, several loose files, or a mix")
     public Response uploadMultipart(InputStream body, @RestHeader("Content-Type") String contentType)
             throws BundleRejectedException, IOException {
@@ -100,6 +112,7 @@ public class BundleResource {
     @POST
     @Consumes({"application/zip", "application/x-zip-compressed", "application/gzip", "application/x-gzip",
                "application/x-tar", "application/x-gtar", "application/x-compressed-tar", "application/octet-stream"})
+    @RolesAllowed(Roles.REPORTER)
     @Operation(summary = "Upload a bundle as one archive in the request body (zip, tar, tar.gz or gz)")
     public Response uploadArchive(InputStream body, @RestQuery String name, @RestQuery String notes,
             @RestHeader("Content-Disposition") String disposition) throws BundleRejectedException, IOException {
@@ -143,11 +156,15 @@ public class BundleResource {
     }
 
     private Response created(BundleView view) {
+        dev.crashlab.account.Caller who = dev.crashlab.web.auth.Callers.of(identity);
+        ownership.recordUpload(view.id(), who);
+        audit.record(who, "bundle.upload", "bundle " + view.id(), view.name());
         ingest.submit(view.id()); // stored safely; read and diagnosed in the background (status PROCESSING until then)
         return Response.created(URI.create("/api/bundles/" + view.id())).entity(view).build();
     }
 
     @GET
+    @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "List bundles, newest first")
     public Page<BundleSummary> list(@RestQuery @DefaultValue("0") int page, @RestQuery @DefaultValue("20") int size) {
         return bundles.list(page, size);
@@ -155,6 +172,7 @@ public class BundleResource {
 
     @GET
     @Path("/{id}")
+    @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "Show a bundle and its artifacts")
     public BundleView get(@RestPath long id) {
         return bundles.find(id).orElseThrow(() -> ProblemException.notFound("no bundle " + id));
@@ -162,6 +180,7 @@ public class BundleResource {
 
     @GET
     @Path("/{id}/facts")
+    @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "The facts read from every artifact of a bundle (stored at ingest; waits while it is still being read): "
             + "{\"bundleId\", \"artifacts\":[{\"path\",\"type\",\"facts\",\"problems\"}], \"budgetNotes\"}")
     public Map<String, Object> facts(@RestPath long id) {
@@ -177,6 +196,7 @@ public class BundleResource {
     @GET
     @Path("/{id}/artifacts/{artifactId}/content")
     @Produces(MediaType.WILDCARD)
+    @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "Download one artifact's bytes (text inline, binary as an attachment)")
     public Response content(@RestPath long id, @RestPath long artifactId) throws IOException {
         ArtifactContent a = bundles.artifact(id, artifactId)
@@ -193,12 +213,17 @@ public class BundleResource {
 
     @DELETE
     @Path("/{id}")
+    @RolesAllowed({Roles.REPORTER, Roles.TRIAGER})
     @Operation(summary = "Delete a bundle, and the stored files no other bundle uses")
     public Response delete(@RestPath long id) throws IOException {
+        dev.crashlab.account.Caller who = dev.crashlab.web.auth.Callers.of(identity);
+        BundleView doomed = bundles.find(id).orElseThrow(() -> ProblemException.notFound("no bundle " + id));
+        ownership.checkMayDelete(id, who);
         if (!bundles.delete(id)) {
             throw ProblemException.notFound("no bundle " + id);
         }
         crashes.removed(id);
+        audit.record(who, "bundle.delete", "bundle " + id, doomed.name());
         return Response.noContent().build();
     }
 }

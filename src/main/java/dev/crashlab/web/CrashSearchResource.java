@@ -1,5 +1,7 @@
 package dev.crashlab.web;
 
+import dev.crashlab.account.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import dev.crashlab.crashes.service.CrashSearchService;
 import dev.crashlab.web.problem.ProblemException;
 import io.smallrye.common.annotation.Blocking;
@@ -25,6 +27,7 @@ public class CrashSearchResource {
     CrashSearchService crashes;
 
     @GET
+    @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "Search past crashes: {\"query\",\"total\",\"offset\",\"limit\",\"hits\":[{\"bundleId\",\"name\",\"uploadedAt\","
             + "\"likelyCause\":{\"id\",\"title\"},\"score\",\"snippets\"}]}; snippets are HTML with <mark> around matches")
     public CrashSearchService.SearchPage search(@RestQuery String q, @RestQuery @DefaultValue("0") int offset,

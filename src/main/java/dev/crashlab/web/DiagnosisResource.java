@@ -1,5 +1,7 @@
 package dev.crashlab.web;
 
+import dev.crashlab.account.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.crashlab.diagnosis.DiagnosisService;
 import dev.crashlab.web.problem.ProblemException;
@@ -25,6 +27,7 @@ public class DiagnosisResource {
     dev.crashlab.ingest.BundleIngest ingest;
 
     @GET
+    @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "A bundle's ranked causes: {\"bundleId\",\"computedAt\",\"recomputed\",\"hypotheses\":[{\"id\",\"title\",\"category\","
             + "\"confidence\",\"score\",\"evidence\":[{\"matcher\",\"text\",\"weight\",\"specific\",\"source\":{\"artifact\",\"line\",\"text\"},\"sources\"}],"
             + "\"against\"}],\"ask\":[{\"artifact\",\"why\",\"between\"}],\"compat\":[{\"check\",\"result\",\"explanation\",\"sources\"}],\"notes\",\"kbFingerprint\"}")

@@ -1,5 +1,7 @@
 package dev.crashlab.web;
 
+import dev.crashlab.account.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import dev.crashlab.kb.FieldCondition;
 import dev.crashlab.kb.KbArticle;
 import dev.crashlab.kb.Matcher;
@@ -37,6 +39,7 @@ public class KbResource {
 
     @GET
     @Path("/{id}/confirmed")
+    @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "The bundles confirmed as this cause, most recent first: {\"articleId\",\"total\",\"bundles\":[{\"bundleId\",\"name\","
             + "\"uploadedAt\",\"note\",\"confirmedAt\"}]}")
     public dev.crashlab.diagnosis.ResolutionService.ConfirmedBundles confirmed(@RestPath String id,
@@ -61,6 +64,7 @@ public class KbResource {
     public record SearchResult(String query, List<KbHit> hits) {}
 
     @GET
+    @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "List the KB's articles: {\"articles\":[{\"id\",\"title\",\"category\",\"platforms\",\"prior\"}],\"fingerprint\"}")
     public ArticleList list() {
         var kb = knowledge.current().source().kb();
@@ -69,6 +73,7 @@ public class KbResource {
 
     @GET
     @Path("/search")
+    @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "Search the KB (typo-tolerant): {\"query\",\"hits\":[{\"id\",\"title\",\"category\",\"score\",\"snippets\"}]}; snippets are HTML with <mark> around matches")
     public SearchResult search(@RestQuery String q, @RestQuery @DefaultValue("10") int limit) {
         if (q == null || q.isBlank()) {
@@ -83,6 +88,7 @@ public class KbResource {
 
     @GET
     @Path("/{id}")
+    @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "One article: its front matter as JSON, the Markdown body (\"bodyMarkdown\"); \"bodyHtml\" is null (the UI renders Markdown)")
     public Map<String, Object> article(@RestPath String id) {
         KbArticle a = knowledge.current().source().kb().article(id)

@@ -1,5 +1,7 @@
 package dev.crashlab.web;
 
+import dev.crashlab.account.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import dev.crashlab.config.CrashLabConfig;
 import dev.crashlab.repro.jobs.JobViews.JobView;
 import dev.crashlab.repro.jobs.JobViews.WorkerView;
@@ -19,18 +21,14 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 
 /**
  * Lists the lab's workers, and serves the worker protocol (claim, heartbeat, complete) to
- * {@code bin/crashlab worker} processes that present the bearer token.
+ * {@code bin/crashlab worker} processes, each with its own worker token (bound to its name).
  */
 @Path("/lab")
 @Produces(MediaType.APPLICATION_JSON)
@@ -43,74 +41,77 @@ public class LabResource {
     @Inject
     CrashLabConfig config;
 
+    @Inject
+    dev.crashlab.account.TokenService tokens;
+
+    @Inject
+    io.quarkus.security.identity.SecurityIdentity identity;
+
     /**
      * The lab as the UI shows it.
      *
      * @param workers every worker heard from, most recent first
-     * @param remoteWorkers whether lab machines may connect (a token is configured)
+     * @param remoteWorkers whether lab machines may connect (an admin has made worker tokens)
      * @param localWorker whether the server runs its own worker
      */
     public record Lab(List<WorkerView> workers, boolean remoteWorkers, boolean localWorker) {}
 
     @GET
     @Path("/workers")
+    @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "List the workers and their devices")
     public Lab workers() {
-        return new Lab(jobs.workers(Instant.now()), config.lab().workerToken().filter(t -> !t.isBlank()).isPresent(),
-                config.lab().localWorker());
+        return new Lab(jobs.workers(Instant.now()), !tokens.workers().isEmpty(), config.lab().localWorker());
     }
 
     @POST
     @Path("/claim")
     @Consumes(MediaType.APPLICATION_JSON)
+    @RolesAllowed(Roles.WORKER)
     @Operation(summary = "Worker protocol: claim the next job (204 when there is none)")
-    public Response claim(ClaimRequest request, @RestHeader("Authorization") String authorization) {
-        authorize(authorization);
+    public Response claim(ClaimRequest request) {
         if (request == null) {
             throw new ProblemException(400, "bad-claim", "Bad claim", "send {\"worker\", \"backend\", \"devices\", \"version\"}");
         }
-        Optional<ClaimedJob> job = jobs.claim(request, Instant.now());
+        authorize(request.worker());
+        java.util.Optional<ClaimedJob> job = jobs.claim(request, Instant.now());
         return job.map(j -> Response.ok(j).build()).orElseGet(() -> Response.noContent().build());
     }
 
     @POST
     @Path("/jobs/{id}/heartbeat")
     @Consumes(MediaType.APPLICATION_JSON)
+    @RolesAllowed(Roles.WORKER)
     @Operation(summary = "Worker protocol: extend the lease on a job; the reply says whether to stop it")
-    public HeartbeatReply heartbeat(@RestPath long id, Heartbeat beat, @RestHeader("Authorization") String authorization) {
-        authorize(authorization);
+    public HeartbeatReply heartbeat(@RestPath long id, Heartbeat beat) {
         if (beat == null) {
             throw new ProblemException(400, "bad-heartbeat", "Bad heartbeat", "send {\"worker\", \"progress\"}");
         }
+        authorize(beat.worker());
         return jobs.heartbeat(id, beat, Instant.now());
     }
 
     @POST
     @Path("/jobs/{id}/complete")
     @Consumes(MediaType.APPLICATION_JSON)
+    @RolesAllowed(Roles.WORKER)
     @Operation(summary = "Worker protocol: report how a job ended")
-    public JobView complete(@RestPath long id, Completion done, @RestHeader("Authorization") String authorization) {
-        authorize(authorization);
+    public JobView complete(@RestPath long id, Completion done) {
         if (done == null) {
             throw new ProblemException(400, "bad-completion", "Bad completion", "send {\"worker\", \"state\", \"reason\", \"result\"}");
         }
+        authorize(done.worker());
         return jobs.complete(id, done, Instant.now());
     }
 
-    // Workers are off without a token; with one, the header must carry it (compared in constant time).
-    private void authorize(String authorization) {
-        Optional<String> token = config.lab().workerToken().filter(t -> !t.isBlank());
-        if (token.isEmpty()) {
-            throw new ProblemException(503, "workers-disabled", "Remote workers disabled",
-                    "this server accepts no remote workers: set crashlab.lab.worker-token (environment "
-                            + "CRASHLAB_LAB_WORKER_TOKEN) on the server and start the worker with the same --token");
-        }
-        String presented = authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
-                ? authorization.substring(7).strip() : "";
-        if (!MessageDigest.isEqual(presented.getBytes(StandardCharsets.UTF_8), token.get().getBytes(StandardCharsets.UTF_8))) {
-            throw new ProblemException(401, "bad-worker-token", "Bad worker token",
-                    "the worker protocol needs `Authorization: Bearer <crashlab.lab.worker-token>`; the token "
-                            + (presented.isEmpty() ? "is missing" : "does not match"));
+    // A worker token acts as its own worker only: the name in the body must be the token's.
+    private void authorize(String worker) {
+        dev.crashlab.account.Caller c = dev.crashlab.web.auth.Callers.of(identity);
+        if (c.workerName() == null || !c.workerName().equals(worker)) {
+            throw new ProblemException(403, "wrong-worker", "Not this worker's token",
+                    "this token " + (c.workerName() == null ? "is not a worker token" : "belongs to worker `" + c.workerName() + "`")
+                            + "; a worker may claim, heartbeat and complete only under its own name (an admin makes "
+                            + "worker tokens on the Admin page or with POST /api/admin/worker-tokens)");
         }
     }
 }

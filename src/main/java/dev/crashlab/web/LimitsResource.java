@@ -1,5 +1,7 @@
 package dev.crashlab.web;
 
+import dev.crashlab.account.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import dev.crashlab.bundle.BundleService;
 import dev.crashlab.bundle.UnpackLimits;
 import jakarta.inject.Inject;
@@ -21,6 +23,7 @@ public class LimitsResource {
     BundleService bundles;
 
     @GET
+    @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "The upload limits in force")
     public Limits get() {
         UnpackLimits u = bundles.limits();

@@ -1,5 +1,7 @@
 package dev.crashlab.web;
 
+import dev.crashlab.account.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.crashlab.repro.jobs.JobProgress;
 import dev.crashlab.repro.jobs.JobTarget;
@@ -33,6 +35,12 @@ import org.jboss.resteasy.reactive.RestStreamElementType;
 public class ReproJobResource {
 
     @Inject
+    dev.crashlab.account.AuditLog audit;
+
+    @Inject
+    io.quarkus.security.identity.SecurityIdentity identity;
+
+    @Inject
     ReproJobService jobs;
 
     @Inject
@@ -57,6 +65,7 @@ public class ReproJobResource {
     @POST
     @Path("/jobs")
     @Consumes(MediaType.APPLICATION_JSON)
+    @RolesAllowed(Roles.LAB)
     @Operation(summary = "Queue a reproduction job: a bundle's extracted spec, or an edited spec")
     public Response create(CreateJob request) {
         if (request == null) {
@@ -91,11 +100,14 @@ public class ReproJobResource {
         }
         Long cap = request.memoryCapBytes() == null || request.memoryCapBytes() == 0 ? null : request.memoryCapBytes();
         JobView job = jobs.create(request.bundleId(), spec, target, cap, Instant.now());
+        audit.record(dev.crashlab.web.auth.Callers.of(identity), "job.create", "job " + job.id(),
+                request.bundleId() == null ? "edited spec" : "bundle " + request.bundleId());
         return Response.created(URI.create("/api/repro/jobs/" + job.id())).entity(job).build();
     }
 
     @GET
     @Path("/jobs")
+    @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "List reproduction jobs, newest first (all, or one bundle's)")
     public JobPage list(@RestQuery Long bundleId, @RestQuery @DefaultValue("0") int page,
             @RestQuery @DefaultValue("20") int size) {
@@ -104,6 +116,7 @@ public class ReproJobResource {
 
     @GET
     @Path("/drafts/{bundleId}")
+    @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "The spec a bundle's facts describe, its memory estimate, and the reporter's card's memory")
     public SpecDrafts.Draft draft(@RestPath long bundleId) {
         ingest.awaitReady(bundleId);
@@ -116,6 +129,7 @@ public class ReproJobResource {
     @POST
     @Path("/estimate")
     @Consumes(MediaType.APPLICATION_JSON)
+    @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "Check an (edited) spec and estimate its memory; 422 names each bad field")
     public SpecDrafts.Checked estimate(SpecBody body) {
         if (body == null || body.spec() == null || body.spec().isNull()) {
@@ -126,6 +140,7 @@ public class ReproJobResource {
 
     @GET
     @Path("/jobs/{id}")
+    @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "Show a reproduction job with its spec and result")
     public JobView get(@RestPath long id) {
         return jobs.find(id).orElseThrow(() -> ProblemException.notFound("no reproduction job " + id));
@@ -133,15 +148,19 @@ public class ReproJobResource {
 
     @POST
     @Path("/jobs/{id}/cancel")
+    @RolesAllowed(Roles.LAB)
     @Operation(summary = "Cancel a job: at once if queued, at its worker's next heartbeat if running")
     public JobView cancel(@RestPath long id) {
-        return jobs.cancel(id, Instant.now());
+        JobView job = jobs.cancel(id, Instant.now());
+        audit.record(dev.crashlab.web.auth.Callers.of(identity), "job.cancel", "job " + id, null);
+        return job;
     }
 
     @GET
     @Path("/jobs/{id}/events")
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @RestStreamElementType(MediaType.APPLICATION_JSON)
+    @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "Server-sent events: the job now and on every change, until it ends")
     public Multi<JobView> events(@RestPath long id) {
         if (jobs.find(id).isEmpty()) {

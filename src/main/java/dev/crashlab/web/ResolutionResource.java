@@ -1,5 +1,7 @@
 package dev.crashlab.web;
 
+import dev.crashlab.account.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import dev.crashlab.diagnosis.ResolutionService;
 import dev.crashlab.web.problem.ProblemException;
 import io.smallrye.common.annotation.Blocking;
@@ -24,10 +26,17 @@ public class ResolutionResource {
     @Inject
     ResolutionService resolutions;
 
+    @Inject
+    dev.crashlab.account.AuditLog audit;
+
+    @Inject
+    io.quarkus.security.identity.SecurityIdentity identity;
+
     /** The body of a confirmation. */
     public record ConfirmRequest(String articleId, String note) {}
 
     @GET
+    @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "The bundle's confirmed cause: {\"bundleId\",\"confirmed\":{\"articleId\",\"title\",\"note\",\"confirmedAt\"}|null}")
     public ResolutionService.Resolution get(@RestPath long id) {
         return resolutions.get(id).orElseThrow(() -> ProblemException.notFound("no bundle " + id));
@@ -35,25 +44,30 @@ public class ResolutionResource {
 
     @PUT
     @Consumes(MediaType.APPLICATION_JSON)
+    @RolesAllowed(Roles.TRIAGER)
     @Operation(summary = "Confirm a KB article as the bundle's cause: body {\"articleId\",\"note\"}; replaces an earlier confirmation")
     public ResolutionService.Resolution confirm(@RestPath long id, ConfirmRequest body) {
         if (body == null) {
             throw new ProblemException(400, "missing-body", "Missing body", "send {\"articleId\": \"...\", \"note\": \"...\"} as JSON");
         }
         try {
-            return resolutions.confirm(id, body.articleId(), body.note())
+            ResolutionService.Resolution r = resolutions.confirm(id, body.articleId(), body.note())
                     .orElseThrow(() -> ProblemException.notFound("no bundle " + id));
+            audit.record(dev.crashlab.web.auth.Callers.of(identity), "cause.confirm", "bundle " + id, body.articleId());
+            return r;
         } catch (ResolutionService.Refused e) {
             throw new ProblemException(400, "bad-resolution", "Cannot confirm that cause", e.getMessage());
         }
     }
 
     @DELETE
+    @RolesAllowed(Roles.TRIAGER)
     @Operation(summary = "Take the confirmation back (204 whether or not there was one)")
     public Response clear(@RestPath long id) {
         if (!resolutions.clear(id)) {
             throw ProblemException.notFound("no bundle " + id);
         }
+        audit.record(dev.crashlab.web.auth.Callers.of(identity), "cause.unconfirm", "bundle " + id, null);
         return Response.noContent().build();
     }
 }

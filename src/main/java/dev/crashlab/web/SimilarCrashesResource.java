@@ -1,5 +1,7 @@
 package dev.crashlab.web;
 
+import dev.crashlab.account.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import dev.crashlab.crashes.service.CrashSearchService;
 import dev.crashlab.web.problem.ProblemException;
 import io.smallrye.common.annotation.Blocking;
@@ -23,6 +25,7 @@ public class SimilarCrashesResource {
     CrashSearchService crashes;
 
     @GET
+    @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "Similar past crashes: {\"bundleId\",\"signature\":[{\"key\",\"label\",\"specific\"}],\"similar\":[{\"bundleId\",\"name\","
             + "\"uploadedAt\",\"likelyCause\",\"similarity\",\"shared\":[{\"key\",\"label\",\"specific\"}]}]}; only crashes sharing a specific "
             + "term (a code, a library, a module, an event, the likely cause) are listed")

@@ -24,7 +24,7 @@ class WorkerCommandTest {
         Path empty = Files.writeString(dir.resolve("token"), "  \n");
         CrashLabCliTest.Run r = CrashLabCliTest.run("worker", "--server", "http://127.0.0.1:9", "--token-file", empty.toString());
         assertThat(r.status()).isEqualTo(2);
-        assertThat(r.err()).contains("no token", "crashlab.lab.worker-token");
+        assertThat(r.err()).contains("no token", "worker token");
     }
 
     @Test

@@ -149,6 +149,44 @@ class CollectorScriptTest {
                 .contains("collect-crash-bundle.sh").contains("collect-crash-bundle.ps1");
     }
 
+    @io.quarkus.test.common.http.TestHTTPResource("/")
+    java.net.URL base;
+
+    @Test
+    void uploadsWithServerAndTokenAsTheTokensOwner() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/curl")), "needs curl");
+        String user = "collector-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        String password = "pw-" + java.util.UUID.randomUUID();
+        given().contentType("application/json").body(Map.of("username", user, "password", password, "roles", List.of("reporter")))
+                .post("/api/admin/users").then().statusCode(201);
+        String session = given().header("Authorization", "").contentType("application/json")
+                .body(Map.of("username", user, "password", password)).post("/api/auth/login").then().statusCode(200)
+                .extract().cookie("crashlab_session");
+        String token = given().header("Authorization", "").cookie("crashlab_session", session).contentType("application/json")
+                .body(Map.of("name", "collector", "roles", List.of("reporter"))).post("/api/tokens").then().statusCode(201)
+                .extract().path("secret");
+        Path home = Files.createDirectories(tmp.resolve("home/" + USER));
+        Path log = home.resolve("train.log");
+        Files.writeString(log, LOG);
+        String server = base.toString().replaceAll("/$", "");
+
+        Run refused = collector(stubs().toString() + ":/usr/bin:/bin", home, "-o", tmp.resolve("a.zip").toString(),
+                "--server", server, "--token", "not-a-token", log.toString());
+        assertThat(refused.exit).as(refused.output).isEqualTo(1);
+        assertThat(refused.output).contains("HTTP 401").contains("the bundle is still in");
+
+        Run run = collector(stubs().toString() + ":/usr/bin:/bin", home, "-o", tmp.resolve("b.zip").toString(),
+                "--server", server, "--token", token, log.toString());
+        assertThat(run.exit).as(run.output).isZero();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("uploaded as .*/bundles/(\\d+)").matcher(run.output);
+        assertThat(m.find()).as(run.output).isTrue();
+        long id = Long.parseLong(m.group(1));
+        given().get("/api/bundles/" + id).then().statusCode(200);
+        // the audit trail names the token's owner as the uploader
+        given().queryParam("actor", user).queryParam("action", "bundle.upload").get("/api/audit").then().statusCode(200)
+                .body("items.target", org.hamcrest.Matchers.hasItem("bundle " + id));
+    }
+
     // ---- helpers
 
     record Run(int exit, String output) {}

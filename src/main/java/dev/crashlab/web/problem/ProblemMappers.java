@@ -32,8 +32,28 @@ public class ProblemMappers {
             case CONFLICT -> 409;
             case TOO_LARGE -> 413;
             case UNPROCESSABLE -> 422;
+            case UNAUTHENTICATED -> 401;
+            case FORBIDDEN -> 403;
         };
         return Problem.of(e.slug(), e.title(), status, e.getMessage(), request.path()).toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response unauthenticated(io.quarkus.security.AuthenticationFailedException e, HttpServerRequest request) {
+        return Response.fromResponse(Problem.of("unauthenticated", "Sign in needed", 401, "this needs a signed-in session or "
+                + "`Authorization: Bearer <API token>`; the request had none, or its token or session is unknown, "
+                + "expired or revoked", request.path()).toResponse()).header("WWW-Authenticate", "Bearer realm=\"CrashLab\"").build();
+    }
+
+    @ServerExceptionMapper
+    public Response unauthorized(io.quarkus.security.UnauthorizedException e, HttpServerRequest request) {
+        return unauthenticated(new io.quarkus.security.AuthenticationFailedException(), request);
+    }
+
+    @ServerExceptionMapper
+    public Response forbidden(io.quarkus.security.ForbiddenException e, HttpServerRequest request) {
+        return Problem.of("forbidden", "Not allowed", 403, "your roles do not allow this; an admin can "
+                + "give you another role", request.path()).toResponse();
     }
 
     @ServerExceptionMapper

@@ -41,8 +41,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("persistence")
 class WorkerProtocolTest {
 
-    static final String TOKEN = "test-worker-token"; // %test.crashlab.lab.worker-token
-
     @TestHTTPResource("/")
     URL base;
 
@@ -53,6 +51,19 @@ class WorkerProtocolTest {
     final List<String> log = new CopyOnWriteArrayList<>();
     final ExecutorService background = Executors.newSingleThreadExecutor();
 
+    /** A worker token bound to {@link #name}, made by the admin as a real deployment does. */
+    String token;
+
+    @org.junit.jupiter.api.BeforeEach
+    void workerToken() {
+        token = workerToken(name);
+    }
+
+    static String workerToken(String worker) {
+        return given().contentType("application/json").body("{\"worker\":\"" + worker + "\"}").post("/api/admin/worker-tokens")
+                .then().statusCode(201).body("token.workerName", equalTo(worker)).extract().path("secret");
+    }
+
     @AfterEach
     void stopBackground() {
         background.shutdownNow();
@@ -61,7 +72,7 @@ class WorkerProtocolTest {
     private ReproWorker worker(Duration limit) throws Exception {
         WorkerSettings settings = new WorkerSettings(name, "cpu", Duration.ofMillis(200), limit, "64m", tmp,
                 ScriptedChild.class.getName(), ChildJvm.classpathOf(System.getProperty("java.class.path")));
-        return new ReproWorker(new HttpJobSource(base.toURI(), TOKEN), settings,
+        return new ReproWorker(new HttpJobSource(base.toURI(), token), settings,
                 List.of(new Device("test CPU " + name, null, null)), "test", log::add);
     }
 
@@ -167,16 +178,32 @@ class WorkerProtocolTest {
     }
 
     @Test
-    void theProtocolNeedsTheToken() throws Exception {
-        given().contentType("application/json").body("{\"worker\":\"x\"}").post("/api/lab/claim")
-                .then().statusCode(401).contentType("application/problem+json").body("detail", containsString("missing"));
-        given().contentType("application/json").header("Authorization", "Bearer wrong").body("{\"worker\":\"x\"}")
-                .post("/api/lab/claim").then().statusCode(401).body("detail", containsString("does not match"));
+    void theProtocolNeedsThisWorkersToken() throws Exception {
+        String claim = "{\"worker\":\"" + name + "\"}";
+        given().contentType("application/json").header("Authorization", "").body(claim).post("/api/lab/claim")
+                .then().statusCode(401).contentType("application/problem+json");
+        given().contentType("application/json").header("Authorization", "Bearer wrong").body(claim)
+                .post("/api/lab/claim").then().statusCode(401).contentType("application/problem+json");
         HttpJobSource wrong = new HttpJobSource(base.toURI(), "not-the-token");
         assertThatThrownBy(() -> wrong.claim(new ClaimRequest(name, "cpu", List.of(), "test")))
-                .isInstanceOf(IOException.class).hasMessageContaining("401").hasMessageContaining("does not match");
-        // with the token, an empty queue for this worker answers 204
-        HttpJobSource right = new HttpJobSource(base.toURI(), TOKEN);
+                .isInstanceOf(IOException.class).hasMessageContaining("401");
+        // the admin token holds no worker role, and another worker's token cannot act as this worker
+        given().contentType("application/json").body(claim).post("/api/lab/claim")
+                .then().statusCode(403).body("detail", containsString("roles do not allow"));
+        String other = workerToken(name + "-other");
+        given().contentType("application/json").header("Authorization", "Bearer " + other).body(claim)
+                .post("/api/lab/claim").then().statusCode(403).body("detail", containsString("belongs to worker `" + name + "-other`"));
+        given().contentType("application/json").header("Authorization", "Bearer " + other)
+                .body("{\"worker\":\"" + name + "\",\"progress\":\"x\"}").post("/api/lab/jobs/1/heartbeat")
+                .then().statusCode(403);
+        given().contentType("application/json").header("Authorization", "Bearer " + other)
+                .body("{\"worker\":\"" + name + "\",\"state\":\"passed\"}").post("/api/lab/jobs/1/complete")
+                .then().statusCode(403);
+        // a worker token reads nothing else
+        given().header("Authorization", "Bearer " + token).get("/api/bundles").then().statusCode(403);
+        // with its own token, an empty queue for this worker answers 204
+        String idle = workerToken(name + "-idle");
+        HttpJobSource right = new HttpJobSource(base.toURI(), idle);
         assertThat(right.claim(new ClaimRequest(name + "-idle", "cpu", List.of(), "test"))
                 .filter(j -> j.spec().toString().contains(name))).isEmpty();
     }
@@ -195,7 +222,7 @@ class WorkerProtocolTest {
                 .then().statusCode(400).contentType("application/problem+json");
         given().get("/api/repro/jobs/" + Long.MAX_VALUE).then().statusCode(404).contentType("application/problem+json");
         given().get("/api/repro/jobs/" + Long.MAX_VALUE + "/events").then().statusCode(404);
-        given().header("Authorization", "Bearer " + TOKEN).contentType("application/json")
+        given().header("Authorization", "Bearer " + token).contentType("application/json")
                 .body("{\"worker\":\"" + name + "\",\"state\":\"running\"}").post("/api/lab/jobs/" + Long.MAX_VALUE + "/complete")
                 .then().statusCode(400).body("detail", containsString("final state"));
     }

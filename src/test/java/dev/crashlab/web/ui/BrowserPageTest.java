@@ -56,7 +56,9 @@ abstract class BrowserPageTest {
 
     @BeforeEach
     void openPage() {
-        context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1280, 900).setLocale("en-US"));
+        // signed in as the admin token the %test profile provisions (the sign-in pages have their own test)
+        context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1280, 900).setLocale("en-US")
+                .setExtraHTTPHeaders(java.util.Map.of("Authorization", "Bearer " + dev.crashlab.testing.TestAuth.ADMIN_TOKEN)));
         page = context.newPage();
         page.onPageError(pageErrors::add);
     }

@@ -1,0 +1,148 @@
+package dev.crashlab.web;
+
+import dev.crashlab.account.AccountService;
+import dev.crashlab.account.AccountService.NewSession;
+import dev.crashlab.account.AuditLog;
+import dev.crashlab.account.Caller;
+import dev.crashlab.account.SetupLink;
+import dev.crashlab.web.auth.Callers;
+import dev.crashlab.web.auth.CrashLabAuthMechanism;
+import io.quarkus.security.Authenticated;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.smallrye.common.annotation.Blocking;
+import jakarta.annotation.security.PermitAll;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.NewCookie;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+import java.util.TreeSet;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.jboss.resteasy.reactive.RestCookie;
+
+/** Sign-in, sign-out, the first-admin setup, the caller's identity and password change. */
+@Path("/auth")
+@Produces(MediaType.APPLICATION_JSON)
+@Blocking
+public class AuthResource {
+
+    @Inject
+    AccountService accounts;
+
+    @Inject
+    SetupLink setup;
+
+    @Inject
+    AuditLog audit;
+
+    @Inject
+    SecurityIdentity identity;
+
+    @Context
+    UriInfo uri;
+
+    /** Whether the server still waits for its first admin (the UI then offers the setup page). */
+    public record State(boolean setupOpen) {}
+
+    public record Login(String username, String password) {}
+
+    public record Setup(String code, String username, String password) {}
+
+    public record PasswordChange(String current, String password) {}
+
+    /**
+     * Who is calling.
+     *
+     * @param name the user (or token:&lt;name&gt;, worker:&lt;name&gt;)
+     * @param roles the effective roles
+     * @param session whether by a sign-in (a password can be changed) rather than a token
+     * @param account whether there is an account behind the caller
+     */
+    public record Me(String name, Set<String> roles, boolean session, boolean account) {
+        static Me of(Caller c) {
+            return new Me(c.name(), new TreeSet<>(c.roles()), c.session(), c.userId() != null);
+        }
+    }
+
+    @GET
+    @Path("/state")
+    @PermitAll
+    @Operation(summary = "Whether the first-admin setup is open (no accounts yet)")
+    public State state() {
+        return new State(setup.open() && !accounts.hasUsers());
+    }
+
+    @POST
+    @Path("/setup")
+    @PermitAll
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Create the first admin with the one-time code from the start-up link; signs in")
+    public Response setup(Setup body) {
+        Setup s = body == null ? new Setup(null, null, null) : body;
+        accounts.setupFirstAdmin(s.code(), s.username(), s.password());
+        audit.record(s.username().strip(), "user.setup", "user " + s.username().strip(), "first admin created with the setup link");
+        return signIn(s.username(), s.password());
+    }
+
+    @POST
+    @Path("/login")
+    @PermitAll
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Sign in with a user name and password; sets the session cookie")
+    public Response login(Login body) {
+        Login l = body == null ? new Login(null, null) : body;
+        return signIn(l.username(), l.password());
+    }
+
+    private Response signIn(String username, String password) {
+        NewSession s = accounts.login(username, password, Instant.now());
+        long maxAge = Duration.between(Instant.now(), s.expiresAt()).toSeconds();
+        return Response.ok(Me.of(s.caller())).cookie(cookie(s.secret(), (int) maxAge)).build();
+    }
+
+    @POST
+    @Path("/logout")
+    @PermitAll
+    @Operation(summary = "Sign out: ends the session and clears its cookie")
+    public Response logout(@RestCookie(CrashLabAuthMechanism.COOKIE) String session) {
+        accounts.logout(session);
+        return Response.noContent().cookie(cookie("", 0)).build();
+    }
+
+    private NewCookie cookie(String value, int maxAge) {
+        return new NewCookie.Builder(CrashLabAuthMechanism.COOKIE).value(value).path("/").httpOnly(true)
+                .secure("https".equalsIgnoreCase(uri.getRequestUri().getScheme()))
+                .sameSite(NewCookie.SameSite.LAX).maxAge(maxAge).build();
+    }
+
+    @GET
+    @Path("/me")
+    @Authenticated
+    @Operation(summary = "The caller: name, effective roles, whether signed in by a session")
+    public Me me() {
+        return Me.of(Callers.of(identity));
+    }
+
+    @PUT
+    @Path("/password")
+    @Authenticated
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Change your own password (needs the current one); your other sessions end")
+    public Response changePassword(PasswordChange body, @RestCookie(CrashLabAuthMechanism.COOKIE) String session) {
+        Caller c = Callers.of(identity);
+        PasswordChange p = body == null ? new PasswordChange(null, null) : body;
+        accounts.changePassword(c, p.current(), p.password(), session);
+        audit.record(c, "user.password", "user " + c.name(), null);
+        return Response.noContent().build();
+    }
+}
