@@ -184,6 +184,7 @@ public class BundleResource {
                 .header("Content-Length", a.size())
                 .header("Content-Disposition", ContentDisposition.header(media.inline() ? "inline" : "attachment", fileName))
                 .header("X-Content-Type-Options", "nosniff")
+                .header("Content-Security-Policy", HttpGuards.CONTENT_CSP)
                 .build();
     }
 
