@@ -67,6 +67,8 @@ public class BundleResource {
                 parts = MultipartStream.read(body, boundary, limit, received);
             } catch (MultipartStream.TooLargeException e) {
                 throw RequestSizeLimit.tooLarge(limit);
+            } catch (MultipartStream.TooManyPartsException e) {
+                throw new ProblemException(413, "too-many-parts", "Too many parts", e.getMessage());
             } catch (MultipartStream.MalformedException e) {
                 throw malformed(e.getMessage());
             }
@@ -146,8 +148,8 @@ public class BundleResource {
 
     @GET
     @Operation(summary = "List bundles, newest first")
-    public Page<BundleSummary> list(@RestQuery @DefaultValue("0") int page, @RestQuery @DefaultValue("20") int size) {
-        return bundles.list(page, size);
+    public Page<BundleSummary> list(@RestQuery @DefaultValue("0") String page, @RestQuery @DefaultValue("20") String size) {
+        return bundles.list(Paging.number("page", page, 0, Paging.MAX_PAGE), Paging.number("size", size, 1, 100));
     }
 
     @GET
