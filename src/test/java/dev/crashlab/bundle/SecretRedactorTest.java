@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Secret shapes are replaced by {@code <redacted:kind>}, and nothing else in the file changes. */
-class SecretRedactorTest {
+public class SecretRedactorTest {
 
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final Path CORPUS = Path.of("../shared/corpus");
@@ -29,7 +29,7 @@ class SecretRedactorTest {
     Path dir;
 
     /** A fresh random string over {@code alphabet}, so no test can pass by knowing its values. */
-    static String random(String alphabet, int length) {
+    public static String random(String alphabet, int length) {
         StringBuilder b = new StringBuilder(length);
         for (int i = 0; i < length; i++) {
             b.append(alphabet.charAt(RANDOM.nextInt(alphabet.length())));
@@ -37,14 +37,14 @@ class SecretRedactorTest {
         return b.toString();
     }
 
-    static final String ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    public static final String ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     static final String UPPER_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
     /** One seeded secret: the line it sits in, the value that must vanish, and the kind it is counted as. */
-    record Seed(String kind, String value, String line) {}
+    public record Seed(String kind, String value, String line) {}
 
     /** Secrets of every kind the redactor knows, each with random values, in the shapes tools print them. */
-    static List<Seed> seeds() {
+    public static List<Seed> seeds() {
         List<Seed> s = new ArrayList<>();
         String akia = "AKIA" + random(UPPER_DIGITS, 16);
         s.add(new Seed("aws-access-key", akia, "AWS_ACCESS_KEY_ID=" + akia));
