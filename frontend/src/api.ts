@@ -21,6 +21,8 @@ export interface Bundle {
   status: string;
   notes: string | null;
   artifacts: Artifact[];
+  /** Secrets replaced by `<redacted:kind>` at upload, per kind (empty when none). */
+  redactions?: Record<string, number>;
 }
 
 export interface BundleSummary {
