@@ -27,6 +27,8 @@ export interface Bundle {
   progress: { artifactsRead: number; artifacts: number; readerVersion: number | null };
   /** The per-bundle budgets reading it reached, in words ("read the first 200 MB of train.log ..."). */
   budgetNotes: string[];
+  /** Secrets replaced by `<redacted:kind>` at upload, per kind (empty when none). */
+  redactions?: Record<string, number>;
 }
 
 export interface BundleSummary {

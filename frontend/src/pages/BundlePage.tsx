@@ -207,6 +207,15 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
         </div>
       </dl>
       {bundle.notes && <p className="notes">{bundle.notes}</p>}
+      {bundle.redactions && Object.keys(bundle.redactions).length > 0 && (
+        <p className="hint muted" data-testid="redactions">
+          Secrets removed at upload:{' '}
+          {Object.entries(bundle.redactions)
+            .map(([kind, count]) => `${count} ${kind}`)
+            .join(', ')}
+          . They read <code>&lt;redacted:kind&gt;</code> in the files.
+        </p>
+      )}
 
       {processing && (
         <div className="alert alert-info" role="status" aria-live="polite" data-testid="bundle-progress">

@@ -2,13 +2,17 @@ package dev.crashlab.bundle;
 
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.CascadeType;
+import jakarta.persistence.CollectionTable;
 import jakarta.persistence.Column;
+import jakarta.persistence.ElementCollection;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
+import jakarta.persistence.JoinColumn;
+import jakarta.persistence.MapKeyColumn;
 import jakarta.persistence.OneToMany;
 import jakarta.persistence.OrderBy;
 import jakarta.persistence.Table;
@@ -17,6 +21,8 @@ import org.hibernate.type.SqlTypes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** One uploaded crash bundle: the files someone sent about one crash. */
 @Entity
@@ -60,6 +66,13 @@ public class Bundle extends PanacheEntityBase {
     @JdbcTypeCode(SqlTypes.JSON)
     @Column(name = "budget_hits_json")
     public String budgetHitsJson;
+
+    /** Secrets removed from the bundle's text files and notes at upload, per kind ({@link SecretRedactor}). */
+    @ElementCollection
+    @CollectionTable(name = "bundle_redaction", joinColumns = @JoinColumn(name = "bundle_id"))
+    @MapKeyColumn(name = "kind", length = 48)
+    @Column(name = "removed", nullable = false)
+    public Map<String, Integer> redactions = new TreeMap<>();
 
     @OneToMany(mappedBy = "bundle", cascade = CascadeType.ALL, orphanRemoval = true)
     @OrderBy("path")

@@ -6,6 +6,7 @@ import dev.crashlab.bundle.BundleViews.BundleView;
 import dev.crashlab.bundle.BundleViews.Page;
 import dev.crashlab.config.CrashLabConfig;
 import dev.crashlab.sniff.ArtifactSniffer;
+import dev.crashlab.sniff.ArtifactType;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.panache.common.Sort;
 import jakarta.annotation.PostConstruct;
@@ -167,18 +168,22 @@ public class BundleService {
             for (int i = 0; i < uploads.size(); i++) {
                 unpacker.add(names.get(i), uploads.get(i).file(), single);
             }
-            List<StagedFile> files = unpacker.files();
+            List<StagedFile> files = new ArrayList<>(unpacker.files());
             if (files.isEmpty()) {
                 throw new BundleRejectedException(BundleRejectedException.Kind.EMPTY,
                         "`" + names.getFirst() + "` holds no files");
             }
             List<Artifact> artifacts = new ArrayList<>(files.size());
-            for (StagedFile f : files) {
+            Map<String, Integer> redacted = new java.util.TreeMap<>();
+            for (int i = 0; i < files.size(); i++) {
+                StagedFile f = files.get(i);
                 Artifact a = new Artifact();
                 a.path = f.path();
+                a.type = sniffer.sniff(f.path(), f.file());
+                f = redact(f, a.type, redacted);
+                files.set(i, f);
                 a.size = f.size();
                 a.sha256 = f.sha256();
-                a.type = sniffer.sniff(f.path(), f.file());
                 a.parseStatus = ParseStatus.PENDING;
                 artifacts.add(a);
             }
@@ -188,9 +193,33 @@ public class BundleService {
             bundle.size = total;
             bundle.sha256 = BundleManifest.sha256(names, uploads.stream().map(Upload::sha256).toList());
             bundle.status = BundleStatus.PROCESSING; // read and diagnosed in the background (ingest.BundleIngest)
-            bundle.notes = notes == null || notes.isBlank() ? null : notes.strip();
+            bundle.notes = notes == null || notes.isBlank() ? null
+                    : config.redaction().enabled() ? SecretRedactor.redact(notes.strip(), redacted) : notes.strip();
+            bundle.redactions = redacted;
             return commit(bundle, artifacts, files);
         }
+    }
+
+    /**
+     * Replaces secrets in a staged text file before it is stored or indexed (the one place this happens);
+     * adds what was removed to {@code counts} and returns the file as it will be stored.
+     */
+    private StagedFile redact(StagedFile f, ArtifactType type, Map<String, Integer> counts) throws IOException {
+        if (!config.redaction().enabled() || type == ArtifactType.BINARY || type == ArtifactType.EVTX) {
+            return f;
+        }
+        Path out = f.file().resolveSibling(f.file().getFileName() + ".redacted");
+        SecretRedactor.Counts found = SecretRedactor.redactFile(f.file(), out);
+        if (found.byKind().isEmpty()) {
+            return f;
+        }
+        found.byKind().forEach((k, v) -> counts.merge(k, v, Integer::sum));
+        Files.move(out, f.file(), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        java.security.MessageDigest digest = BlobStore.sha256();
+        try (java.io.InputStream in = new java.security.DigestInputStream(Files.newInputStream(f.file()), digest)) {
+            in.transferTo(java.io.OutputStream.nullOutputStream());
+        }
+        return new StagedFile(f.path(), f.file(), Files.size(f.file()), java.util.HexFormat.of().formatHex(digest.digest()));
     }
 
     private BundleView commit(Bundle bundle, List<Artifact> artifacts, List<StagedFile> files) throws IOException {

@@ -2,6 +2,8 @@ package dev.crashlab.bundle;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** The JSON shapes of bundles and artifacts that the API returns (stable: the UI and scripts read them). */
 public final class BundleViews {
@@ -19,12 +21,14 @@ public final class BundleViews {
             String notes,
             List<ArtifactView> artifacts,
             Progress progress,
-            List<String> budgetNotes) {
+            List<String> budgetNotes,
+            Map<String, Integer> redactions) {
 
         static BundleView of(Bundle b) {
             return new BundleView(b.id, b.name, b.uploadedAt, b.size, b.sha256, b.status, b.notes,
                     b.artifacts.stream().map(ArtifactView::of).toList(),
-                    new Progress(b.artifactsRead, b.artifacts.size(), b.readerVersion), BundleViews.budgetNotesOf(b.budgetHitsJson));
+                    new Progress(b.artifactsRead, b.artifacts.size(), b.readerVersion), BundleViews.budgetNotesOf(b.budgetHitsJson),
+                    new TreeMap<>(b.redactions));
         }
     }
 

@@ -4,12 +4,16 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.util.ArrayList;
@@ -23,7 +27,8 @@ import java.util.regex.Pattern;
  *
  * <p>NOTE: a blob appears only by an atomic rename of a complete file, so a crash mid-write leaves at
  * most a stray file under {@code .incoming/}, never a half-written blob; the same bytes stored twice
- * occupy one file. Deciding when a blob is no longer used is the caller's job (the database knows).
+ * occupy one file. Blobs are fsynced before that rename, and files and folders are readable by the
+ * owner only (POSIX). Deciding when a blob is no longer used is the caller's job (the database knows).
  */
 public final class LocalBlobStore implements BlobStore {
 
@@ -38,6 +43,8 @@ public final class LocalBlobStore implements BlobStore {
         this.incoming = this.root.resolve(".incoming");
         try {
             Files.createDirectories(incoming);
+            ownerOnly(this.root, true);
+            ownerOnly(incoming, true);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create blob store at " + this.root, e);
         }
@@ -104,12 +111,20 @@ public final class LocalBlobStore implements BlobStore {
         return sha;
     }
 
-    private static boolean publish(Path temp, Path target) throws IOException {
+    private boolean publish(Path temp, Path target) throws IOException {
         try {
             // POSIX rename replaces silently, so test first; a concurrent twin with equal bytes is harmless.
             if (Files.exists(target)) {
                 Files.delete(temp);
                 return false;
+            }
+            // the bytes reach the disk before the name does: a power cut never publishes a hollow blob
+            try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+                ch.force(true);
+            }
+            ownerOnly(temp, false);
+            for (Path d = target.getParent(); d != null && d.startsWith(root) && !d.equals(root); d = d.getParent()) {
+                ownerOnly(d, true);
             }
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
             return true;
@@ -119,6 +134,13 @@ public final class LocalBlobStore implements BlobStore {
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(temp);
             throw e;
+        }
+    }
+
+    /** Makes a blob or a blob folder readable by its owner only, where the file system has POSIX permissions. */
+    private static void ownerOnly(Path p, boolean dir) throws IOException {
+        if (Files.getFileAttributeView(p, PosixFileAttributeView.class) != null) {
+            Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(dir ? "rwx------" : "rw-------"));
         }
     }
 

@@ -72,6 +72,29 @@ public interface CrashLabConfig {
      */
     Optional<String> adminToken();
 
+    /** Secret redaction at upload. */
+    Redaction redaction();
+
+    /** Secrets (cloud keys, tokens, private keys, passwords) replaced by {@code <redacted:kind>} before storing. */
+    interface Redaction {
+        /** On by default (env CRASHLAB_REDACTION_ENABLED=false turns it off). */
+        @WithDefault("true")
+        boolean enabled();
+    }
+
+    /** Web hardening: which Host names the server answers to. */
+    Http http();
+
+    /** Host and Origin checks (see README "Hardening defaults"). */
+    interface Http {
+        /**
+         * Host names (without port) requests may carry besides the loopback names (localhost, 127.0.0.1,
+         * [::1]) and the configured {@code quarkus.http.host}; {@code *} allows any (e.g. behind a proxy
+         * that checks Host itself). Env CRASHLAB_HTTP_ALLOWED_HOSTS, comma-separated.
+         */
+        Optional<java.util.List<String>> allowedHosts();
+    }
+
     /** Reproduction jobs and workers. */
     dev.crashlab.config.LabConfig lab();
 

@@ -19,6 +19,10 @@ public interface LabConfig {
     Duration lease();
 
     /** How many workers may lose a job (stop heart-beating) before it fails. */
+    /** Most jobs that may wait in the queue at once; creating one more is refused (409) until some run. */
+    @WithDefault("1000")
+    int maxQueued();
+
     @WithDefault("3")
     int maxAttempts();
 

@@ -4,15 +4,19 @@ import java.io.IOException;
 import java.io.InputStream;
 import dev.crashlab.bundle.BlobStore;
 
-/** Chooses how an artifact is served: its media type, and whether a browser shows it or downloads it. */
+/**
+ * Chooses how an artifact is served: its media type, and whether a browser shows it or downloads it.
+ *
+ * <p>NOTE: every text artifact, XML and JSON included, is served as {@code text/plain}: an uploaded XML
+ * file may carry an XHTML {@code <script>} that a browser would run in CrashLab's origin if it rendered it
+ * as XML (the response's {@code sandbox} policy is the second fence).
+ */
 record ArtifactMediaType(String mediaType, boolean inline) {
 
     /** Returns the media type for an artifact of this type whose bytes are the blob {@code sha256}. */
     static ArtifactMediaType of(String artifactType, BlobStore blobs, String sha256) throws IOException {
         return switch (artifactType) {
             case "EVTX", "BINARY" -> new ArtifactMediaType("application/octet-stream", false);
-            case "EVENTLOG_XML", "NVIDIA_SMI_XML" -> new ArtifactMediaType("application/xml", true);
-            case "KERAS_MODEL_JSON" -> new ArtifactMediaType("application/json", true);
             default -> new ArtifactMediaType("text/plain; charset=" + charset(blobs, sha256), true);
         };
     }

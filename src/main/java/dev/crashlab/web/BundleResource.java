@@ -83,6 +83,8 @@ public class BundleResource {
                 parts = MultipartStream.read(body, boundary, limit, received);
             } catch (MultipartStream.TooLargeException e) {
                 throw RequestSizeLimit.tooLarge(limit);
+            } catch (MultipartStream.TooManyPartsException e) {
+                throw new ProblemException(413, "too-many-parts", "Too many parts", e.getMessage());
             } catch (MultipartStream.MalformedException e) {
                 throw malformed(e.getMessage());
             }
@@ -166,8 +168,8 @@ public class BundleResource {
     @GET
     @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "List bundles, newest first")
-    public Page<BundleSummary> list(@RestQuery @DefaultValue("0") int page, @RestQuery @DefaultValue("20") int size) {
-        return bundles.list(page, size);
+    public Page<BundleSummary> list(@RestQuery @DefaultValue("0") String page, @RestQuery @DefaultValue("20") String size) {
+        return bundles.list(Paging.number("page", page, 0, Paging.MAX_PAGE), Paging.number("size", size, 1, 100));
     }
 
     @GET
@@ -208,6 +210,7 @@ public class BundleResource {
                 .header("Content-Length", a.size())
                 .header("Content-Disposition", ContentDisposition.header(media.inline() ? "inline" : "attachment", fileName))
                 .header("X-Content-Type-Options", "nosniff")
+                .header("Content-Security-Policy", HttpGuards.CONTENT_CSP)
                 .build();
     }
 

@@ -30,17 +30,13 @@ public class CrashSearchResource {
     @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "Search past crashes: {\"query\",\"total\",\"offset\",\"limit\",\"hits\":[{\"bundleId\",\"name\",\"uploadedAt\","
             + "\"likelyCause\":{\"id\",\"title\"},\"score\",\"snippets\"}]}; snippets are HTML with <mark> around matches")
-    public CrashSearchService.SearchPage search(@RestQuery String q, @RestQuery @DefaultValue("0") int offset,
-                                                @RestQuery @DefaultValue("20") int limit) {
+    public CrashSearchService.SearchPage search(@RestQuery String q, @RestQuery("offset") @DefaultValue("0") String offsetText,
+                                                @RestQuery("limit") @DefaultValue("20") String limitText) {
         if (q == null || q.isBlank()) {
             throw new ProblemException(400, "missing-query", "Missing query", "pass the words to search for as ?q=");
         }
-        if (limit < 1 || limit > 50) {
-            throw new ProblemException(400, "bad-limit", "Bad limit", "limit must be between 1 and 50");
-        }
-        if (offset < 0 || offset > 1000) {
-            throw new ProblemException(400, "bad-offset", "Bad offset", "offset must be between 0 and 1000");
-        }
+        int limit = Paging.number("limit", limitText, 1, 50);
+        int offset = Paging.number("offset", offsetText, 0, 1000);
         String query = q.length() > MAX_QUERY ? q.substring(0, MAX_QUERY) : q;
         return crashes.search(query, offset, limit);
     }

@@ -43,10 +43,8 @@ public class KbResource {
     @Operation(summary = "The bundles confirmed as this cause, most recent first: {\"articleId\",\"total\",\"bundles\":[{\"bundleId\",\"name\","
             + "\"uploadedAt\",\"note\",\"confirmedAt\"}]}")
     public dev.crashlab.diagnosis.ResolutionService.ConfirmedBundles confirmed(@RestPath String id,
-                                                                          @RestQuery @DefaultValue("20") int limit) {
-        if (limit < 1 || limit > 100) {
-            throw new ProblemException(400, "bad-limit", "Bad limit", "limit must be between 1 and 100");
-        }
+                                                                          @RestQuery("limit") @DefaultValue("20") String limitText) {
+        int limit = Paging.number("limit", limitText, 1, 100);
         return resolutions.confirmedAs(id, limit).orElseThrow(() -> ProblemException.notFound("no KB article '" + id + "'"));
     }
 
@@ -75,13 +73,11 @@ public class KbResource {
     @Path("/search")
     @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "Search the KB (typo-tolerant): {\"query\",\"hits\":[{\"id\",\"title\",\"category\",\"score\",\"snippets\"}]}; snippets are HTML with <mark> around matches")
-    public SearchResult search(@RestQuery String q, @RestQuery @DefaultValue("10") int limit) {
+    public SearchResult search(@RestQuery String q, @RestQuery("limit") @DefaultValue("10") String limitText) {
         if (q == null || q.isBlank()) {
             throw new ProblemException(400, "missing-query", "Missing query", "pass the words to search for as ?q=");
         }
-        if (limit < 1 || limit > 50) {
-            throw new ProblemException(400, "bad-limit", "Bad limit", "limit must be between 1 and 50");
-        }
+        int limit = Paging.number("limit", limitText, 1, 50);
         String query = q.length() > 500 ? q.substring(0, 500) : q;
         return new SearchResult(query, knowledge.current().index().search(query, limit));
     }

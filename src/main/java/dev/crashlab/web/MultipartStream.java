@@ -31,6 +31,10 @@ final class MultipartStream {
 
     /** Largest text field accepted (the bundle name and notes). */
     static final int MAX_FIELD_BYTES = 64 * 1024;
+    /** Most file parts one body may hold (a bundle's loose files; archives carry more). */
+    static final int MAX_FILE_PARTS = 1000;
+    /** Most text fields one body may hold (the form has two). */
+    static final int MAX_FIELDS = 32;
     private static final int MAX_HEADER_BYTES = 16 * 1024;
     private static final int BUFFER = 1 << 16;
     private static final Pattern BOUNDARY = Pattern.compile("boundary=(?:\"([^\"]{1,200})\"|([^;\\s]{1,200}))", Pattern.CASE_INSENSITIVE);
@@ -44,6 +48,13 @@ final class MultipartStream {
     /** Says that a body is not well-formed multipart/form-data; the message says where. */
     static final class MalformedException extends IOException {
         MalformedException(String message) {
+            super(message);
+        }
+    }
+
+    /** Says that a body holds more parts than allowed. */
+    static final class TooManyPartsException extends IOException {
+        TooManyPartsException(String message) {
             super(message);
         }
     }
@@ -115,6 +126,11 @@ final class MultipartStream {
             String disposition = headers.getOrDefault("content-disposition", "");
             String name = param(disposition, "name").orElse("");
             Optional<String> fileName = ContentDisposition.fileName(disposition);
+            if (fileName.isPresent() ? files.size() >= MAX_FILE_PARTS : fields.size() >= MAX_FIELDS) {
+                throw new TooManyPartsException(fileName.isPresent()
+                        ? "the body holds more than " + MAX_FILE_PARTS + " files; put them into one zip or tar archive"
+                        : "the body holds more than " + MAX_FIELDS + " form fields; the upload form sends `name` and `notes` only");
+            }
             if (fileName.isPresent()) {
                 Path file = dir.resolve("part-" + UUID.randomUUID());
                 MessageDigest digest = dev.crashlab.bundle.BlobStore.sha256();

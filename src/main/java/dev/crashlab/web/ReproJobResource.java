@@ -109,9 +109,9 @@ public class ReproJobResource {
     @Path("/jobs")
     @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "List reproduction jobs, newest first (all, or one bundle's)")
-    public JobPage list(@RestQuery Long bundleId, @RestQuery @DefaultValue("0") int page,
-            @RestQuery @DefaultValue("20") int size) {
-        return jobs.list(bundleId, page, size);
+    public JobPage list(@RestQuery Long bundleId, @RestQuery @DefaultValue("0") String page,
+            @RestQuery @DefaultValue("20") String size) {
+        return jobs.list(bundleId, Paging.number("page", page, 0, Paging.MAX_PAGE), Paging.number("size", size, 1, 100));
     }
 
     @GET

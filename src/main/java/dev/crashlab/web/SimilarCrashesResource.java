@@ -29,10 +29,8 @@ public class SimilarCrashesResource {
     @Operation(summary = "Similar past crashes: {\"bundleId\",\"signature\":[{\"key\",\"label\",\"specific\"}],\"similar\":[{\"bundleId\",\"name\","
             + "\"uploadedAt\",\"likelyCause\",\"similarity\",\"shared\":[{\"key\",\"label\",\"specific\"}]}]}; only crashes sharing a specific "
             + "term (a code, a library, a module, an event, the likely cause) are listed")
-    public CrashSearchService.SimilarCrashes similar(@RestPath long id, @RestQuery @DefaultValue("5") int limit) {
-        if (limit < 1 || limit > 50) {
-            throw new ProblemException(400, "bad-limit", "Bad limit", "limit must be between 1 and 50");
-        }
+    public CrashSearchService.SimilarCrashes similar(@RestPath long id, @RestQuery("limit") @DefaultValue("5") String limitText) {
+        int limit = Paging.number("limit", limitText, 1, 50);
         return crashes.similar(id, limit).orElseThrow(() -> ProblemException.notFound("no bundle " + id));
     }
 }

@@ -40,6 +40,28 @@ class BlobStoreTest {
     }
 
     @Test
+    void blobsAndTheirFoldersAreForTheOwnerOnly() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(dir.getFileSystem().supportedFileAttributeViews().contains("posix"),
+                "no POSIX permissions on this file system");
+        LocalBlobStore store = new LocalBlobStore(dir.resolve("blobs"));
+        java.nio.file.Path staged = java.nio.file.Files.writeString(dir.resolve("staged"), "secret log\n");
+        // as a umask of 022 leaves it: world-readable
+        java.nio.file.Files.setPosixFilePermissions(staged, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        String sha = "5f0d7c3bb1d8a3a7e0f65d0b4b1e8b5b2f6c0a1d2e3f405162738495a6b7c8d9";
+        store.putFile(staged, sha);
+        String put = store.put(new java.io.ByteArrayInputStream("other\n".getBytes(StandardCharsets.UTF_8)));
+        for (String s : java.util.List.of(sha, put)) {
+            java.nio.file.Path blob = store.pathOf(s);
+            org.assertj.core.api.Assertions.assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                    java.nio.file.Files.getPosixFilePermissions(blob))).isEqualTo("rw-------");
+            for (java.nio.file.Path d = blob.getParent(); !d.equals(store.root().getParent()); d = d.getParent()) {
+                org.assertj.core.api.Assertions.assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                        java.nio.file.Files.getPosixFilePermissions(d))).as(d.toString()).isEqualTo("rwx------");
+            }
+        }
+    }
+
+    @Test
     void movesANewStagedFileInAndDeletesItWithItsEmptyFolders() throws Exception {
         LocalBlobStore store = new LocalBlobStore(dir.resolve("blobs"));
         byte[] bytes = new byte[100_000];

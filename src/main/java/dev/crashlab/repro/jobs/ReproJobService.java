@@ -43,7 +43,7 @@ import java.util.Optional;
 public class ReproJobService {
 
     private static final int MAX_PAGE_SIZE = 100;
-    /** Queued jobs a claim looks through for one whose target admits the worker. */
+    /** Queued jobs a claim reads at a time while looking for one whose target admits the worker. */
     private static final int CLAIM_WINDOW = 50;
 
     @Inject
@@ -61,6 +61,11 @@ public class ReproJobService {
 
     /** Queues a job for {@code spec}; the caller has validated the spec. */
     public JobView create(Long bundleId, JsonNode spec, JobTarget target, Long memoryCapBytes, Instant now) {
+        long waiting = ReproJob.count("state", JobState.QUEUED);
+        if (waiting >= lab().maxQueued()) {
+            throw new DomainException(DomainException.Kind.CONFLICT, "queue-full", "Job queue full", waiting
+                    + " jobs are waiting already (crashlab.lab.max-queued); cancel some, or wait until workers have run them");
+        }
         ReproJob j = new ReproJob();
         j.bundleId = bundleId;
         j.specJson = write(spec);
@@ -119,9 +124,29 @@ public class ReproJobService {
     public Optional<ClaimedJob> claim(ClaimRequest worker, Instant now) {
         checkWorkerName(worker.worker());
         RegisteredWorker w = register(worker, now);
-        List<ReproJob> queued = ReproJob.<ReproJob>find("state", Sort.ascending("id"), JobState.QUEUED)
-                .page(Page.ofSize(CLAIM_WINDOW)).list();
         Instant lease = now.plus(lab().lease());
+        // Pages through the whole queue, oldest first, so that jobs no worker can run (a GPU nobody has, a
+        // worker that is gone) never hide a claimable one; jobs bound to other workers are skipped in SQL.
+        long after = -1;
+        while (true) {
+            List<ReproJob> queued = ReproJob.<ReproJob>find("state = ?1 and id > ?2 and (target not like 'worker:%' or target = ?3)",
+                    Sort.ascending("id"), JobState.QUEUED, after, "worker:" + worker.worker())
+                    .page(Page.ofSize(CLAIM_WINDOW)).list();
+            if (queued.isEmpty()) {
+                break;
+            }
+            after = queued.getLast().id;
+            Optional<ClaimedJob> won = claimFirst(queued, worker, w, lease, now);
+            if (won.isPresent()) {
+                return won;
+            }
+        }
+        w.currentJob = null;
+        return Optional.empty();
+    }
+
+    private Optional<ClaimedJob> claimFirst(List<ReproJob> queued, ClaimRequest worker, RegisteredWorker w, Instant lease,
+            Instant now) {
         for (ReproJob j : queued) {
             if (!JobTarget.parse(j.target).admits(worker)) {
                 continue;
@@ -136,7 +161,6 @@ public class ReproJobService {
                         Math.max(1, lab().lease().toSeconds())));
             }
         }
-        w.currentJob = null;
         return Optional.empty();
     }
 

@@ -6,6 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Describes how to start a child JVM for one job: the same java and classpath as this process (so the
@@ -73,11 +76,33 @@ public record ChildJvm(Path java, String classpath, String maxHeap, List<String>
         ProcessBuilder pb = new ProcessBuilder(command())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
-        // the child should not inherit settings meant for this process's own JVM
-        pb.environment().remove("JAVA_TOOL_OPTIONS");
-        pb.environment().remove("JDK_JAVA_OPTIONS");
+        Map<String, String> env = pb.environment();
+        Map<String, String> minimal = childEnvironment(Map.copyOf(env));
+        env.clear();
+        env.putAll(minimal);
         Process process = pb.start();
         process.getOutputStream().close(); // no stdin: a child waiting for input would only hang
         return new ChildRun(process, log);
+    }
+
+    /**
+     * Names of the variables a child keeps: where programs and libraries are (the CUDA driver and JCuda's
+     * natives), locale and time zone, temporary folders, Windows' system folders, and which GPUs it may
+     * use. Everything else (the database password, the worker token, cloud credentials) stays with the parent.
+     */
+    static final Set<String> CHILD_ENV = Set.of("PATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "LANG", "LC_ALL", "LC_CTYPE",
+            "TZ", "TMPDIR", "TMP", "TEMP", "SystemRoot", "SYSTEMROOT", "windir", "WINDIR", "ComSpec", "PATHEXT",
+            "NUMBER_OF_PROCESSORS", "PROCESSOR_ARCHITECTURE", "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "CUDA_HOME",
+            "CUDA_PATH", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES");
+
+    /** Returns the environment a child gets from a parent whose environment is {@code parent}: {@link #CHILD_ENV} only. */
+    public static Map<String, String> childEnvironment(Map<String, String> parent) {
+        Map<String, String> out = new TreeMap<>();
+        parent.forEach((k, v) -> {
+            if (CHILD_ENV.contains(k)) {
+                out.put(k, v);
+            }
+        });
+        return out;
     }
 }

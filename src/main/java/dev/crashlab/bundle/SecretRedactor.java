@@ -1,0 +1,241 @@
+package dev.crashlab.bundle;
+
+import dev.crashlab.parse.TextDecoding;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Replaces known secret shapes in text by {@code <redacted:kind>} and counts what it removed, per kind.
+ *
+ * <p>What it finds: AWS access key ids and secret keys, Azure storage/service-bus keys in connection
+ * strings, PEM private key blocks (also the one-line JSON form of a GCP service-account key and its
+ * {@code private_key_id}), Hugging Face {@code hf_}, GitHub {@code ghp_/gho_/ghu_/ghs_/ghr_/github_pat_},
+ * OpenAI {@code sk-} and Slack {@code xox?-} tokens, the values of {@code *_TOKEN}, {@code *_SECRET},
+ * {@code *_API_KEY}, {@code *_PASSWORD}/{@code PASSWORD} (any case) assignments ({@code =} or {@code :}),
+ * and credentials in URLs ({@code scheme://user:pass@host}). The {@code <user>}/{@code <host>}
+ * placeholders the collectors write are left alone.
+ *
+ * <p>NOTE: streams line by line with lines capped at {@link #MAX_LINE} characters (a longer line is cut
+ * at its last blank before the cap), so memory stays bounded; a secret that straddles such a cut of a
+ * giant line can survive. Text is read byte-transparently (ISO-8859-1) unless it is UTF-16, so a file
+ * is rewritten only where something was found, and every other byte stays as it was. Binary files are
+ * the caller's to skip. Plain Java: the CLI and tests use it without a container.
+ */
+public final class SecretRedactor {
+
+    /** Longest line handled in one piece, in characters. */
+    static final int MAX_LINE = 64 * 1024;
+
+    private static final String VALUE = "(\"[^\"\\r\\n]*\"|'[^'\\r\\n]*'|[^\\s\"',;&]+)";
+
+    private record Rule(String kind, Pattern pattern, int group) {}
+
+    // Specific shapes first, so an HF_TOKEN=hf_... line reads HF_TOKEN=<redacted:huggingface-token>.
+    private static final List<Rule> RULES = List.of(
+            new Rule("private-key", Pattern.compile(
+                    "-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?-----END [A-Z0-9 ]*PRIVATE KEY-----"), 0),
+            new Rule("gcp-private-key-id", Pattern.compile("\"private_key_id\"\\s*:\\s*\"([0-9a-fA-F]{32,64})\""), 1),
+            new Rule("aws-access-key", Pattern.compile("\\b((?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA)[0-9A-Z]{16})\\b"), 1),
+            new Rule("aws-secret-key", Pattern.compile(
+                    "(?i)(?:secret_?access_?key|aws_?secret(?:_?key)?)[\"']?\\s*[=:]\\s*[\"']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"), 1),
+            new Rule("azure-key", Pattern.compile(
+                    "(?i)\\b(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig)=([A-Za-z0-9+/%=_-]{16,})"), 1),
+            new Rule("huggingface-token", Pattern.compile("\\b(hf_[A-Za-z0-9]{30,})\\b"), 1),
+            new Rule("github-token", Pattern.compile("\\b((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\\b"), 1),
+            new Rule("openai-key", Pattern.compile("(?<![A-Za-z0-9_-])(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,})"), 1),
+            new Rule("slack-token", Pattern.compile("\\b(xox[abposre]-[A-Za-z0-9-]{10,})"), 1),
+            new Rule("url-credentials", Pattern.compile(
+                    "\\b[A-Za-z][A-Za-z0-9+.-]{1,20}://([^/\\s:@\"'<>]+:[^/\\s@\"']+)@"), 1),
+            new Rule("password", Pattern.compile(
+                    "(?i)(?<![A-Za-z0-9])(?:[A-Za-z0-9_.-]*[_.-])?(?:password|passwd|pwd)[\"']?\\s*[=:]\\s*" + VALUE), 1),
+            new Rule("token", Pattern.compile(
+                    "(?<![A-Za-z0-9_])(?:[A-Z][A-Z0-9_]*_)?(?:TOKEN|API_KEY|ACCESS_KEY|AUTH_KEY)[\"']?\\s*[=:]\\s*" + VALUE), 1),
+            new Rule("secret", Pattern.compile(
+                    "(?<![A-Za-z0-9_])(?:[A-Z][A-Z0-9_]*_)?(?:SECRET|SECRET_KEY|PRIVATE_KEY)[\"']?\\s*[=:]\\s*" + VALUE), 1));
+
+    private static final Pattern PEM_BEGIN = Pattern.compile("-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----");
+    private static final Pattern PEM_END = Pattern.compile("-----END [A-Z0-9 ]*PRIVATE KEY-----");
+
+    /** What was removed, per kind (sorted by kind); empty when nothing was found. */
+    public record Counts(Map<String, Integer> byKind) {
+        public Counts {
+            byKind = Collections.unmodifiableMap(new TreeMap<>(byKind));
+        }
+
+        /** Returns the number of secrets removed, all kinds together. */
+        public int total() {
+            return byKind.values().stream().mapToInt(Integer::intValue).sum();
+        }
+    }
+
+    private final Map<String, Integer> counts = new TreeMap<>();
+    private boolean inPemBlock;
+
+    /**
+     * Redacts the text file {@code source} into {@code target}, in the file's own encoding.
+     *
+     * @return the counts; when empty, {@code target} was not written (nothing to change)
+     */
+    public static Counts redactFile(Path source, Path target) throws IOException {
+        byte[] head;
+        try (InputStream in = Files.newInputStream(source)) {
+            head = in.readNBytes(64 * 1024);
+        }
+        TextDecoding.Detected d = TextDecoding.detect(head, head.length);
+        boolean utf16 = d.charset().equals(StandardCharsets.UTF_16LE) || d.charset().equals(StandardCharsets.UTF_16BE);
+        // ISO-8859-1 maps every byte to one char and back: UTF-8 and CP1252 text round-trips unchanged.
+        Charset charset = utf16 ? d.charset() : StandardCharsets.ISO_8859_1;
+        SecretRedactor r = new SecretRedactor();
+        // First pass counts only, so a file without secrets is never rewritten.
+        try (Reader in = reader(source, charset, d.bomLength())) {
+            r.run(in, Writer.nullWriter());
+        }
+        if (r.counts.isEmpty()) {
+            return new Counts(Map.of());
+        }
+        r = new SecretRedactor();
+        byte[] bom = java.util.Arrays.copyOf(head, Math.min(d.bomLength(), head.length));
+        try (java.io.OutputStream raw = Files.newOutputStream(target)) {
+            raw.write(bom);
+            try (Reader in = reader(source, charset, d.bomLength());
+                    Writer out = new java.io.BufferedWriter(new OutputStreamWriter(raw, charset), 1 << 16)) {
+                r.run(in, out);
+            }
+        }
+        return new Counts(r.counts);
+    }
+
+    private static Reader reader(Path file, Charset charset, int skip) throws IOException {
+        InputStream in = Files.newInputStream(file);
+        in.skipNBytes(skip);
+        return new java.io.BufferedReader(new InputStreamReader(in, charset.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(CodingErrorAction.REPLACE)), 1 << 16);
+    }
+
+    /** Redacts a short text held in memory (e.g. a bundle's notes); adds to {@code into}. */
+    public static String redact(String text, Map<String, Integer> into) {
+        SecretRedactor r = new SecretRedactor();
+        java.io.StringWriter out = new java.io.StringWriter();
+        try {
+            r.run(new java.io.StringReader(text), out);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e); // in-memory readers do not fail
+        }
+        r.counts.forEach((k, v) -> into.merge(k, v, Integer::sum));
+        return out.toString();
+    }
+
+    private void run(Reader in, Writer out) throws IOException {
+        StringBuilder line = new StringBuilder();
+        int c;
+        while ((c = in.read()) != -1) {
+            line.append((char) c);
+            if (c == '\n') {
+                out.write(redactLine(line.toString()));
+                line.setLength(0);
+            } else if (line.length() >= MAX_LINE) {
+                int cut = Math.max(line.lastIndexOf(" "), line.lastIndexOf("\t")) + 1;
+                if (cut <= 0) {
+                    cut = line.length();
+                }
+                out.write(redactLine(line.substring(0, cut)));
+                line.delete(0, cut);
+            }
+        }
+        if (!line.isEmpty()) {
+            out.write(redactLine(line.toString()));
+        }
+    }
+
+    /** Redacts one line (with its terminator, if any). */
+    private String redactLine(String line) {
+        if (inPemBlock) {
+            Matcher end = PEM_END.matcher(line);
+            if (!end.find()) {
+                return lineEnd(line); // the key's body: dropped, the line kept so line numbers stay
+            }
+            inPemBlock = false;
+            line = line.substring(end.end());
+        }
+        for (Rule rule : RULES) {
+            line = apply(rule, line);
+        }
+        Matcher begin = PEM_BEGIN.matcher(line);
+        if (begin.find()) {
+            // a block that does not end on this line: drop from its BEGIN marker to the END line
+            inPemBlock = true;
+            count("private-key");
+            return line.substring(0, begin.start()) + "<redacted:private-key>" + lineEnd(line);
+        }
+        return line;
+    }
+
+    private String apply(Rule rule, String line) {
+        Matcher m = rule.pattern().matcher(line);
+        StringBuilder out = null;
+        int last = 0;
+        while (m.find()) {
+            int g = rule.group();
+            String value = m.group(g);
+            if (!worthRedacting(rule.kind(), value)) {
+                continue;
+            }
+            if (out == null) {
+                out = new StringBuilder(line.length());
+            }
+            out.append(line, last, m.start(g)).append("<redacted:").append(rule.kind()).append('>');
+            last = m.end(g);
+            count(rule.kind());
+        }
+        if (out == null) {
+            return line;
+        }
+        return out.append(line, last, line.length()).toString();
+    }
+
+    private static boolean worthRedacting(String kind, String value) {
+        String bare = value.length() >= 2 && (value.charAt(0) == '"' || value.charAt(0) == '\'')
+                ? value.substring(1, value.length() - 1) : value;
+        if (bare.isEmpty() || bare.startsWith("<redacted:") || bare.startsWith("<user>") || bare.equals("<host>")) {
+            return false;
+        }
+        if (kind.equals("openai-key")) {
+            // "sk-" then a long hyphenated word is not a key: keys mix digits and letters
+            return bare.chars().anyMatch(Character::isDigit) && bare.chars().anyMatch(Character::isLetter);
+        }
+        if (kind.equals("password") || kind.equals("token") || kind.equals("secret")) {
+            // placeholders and references, not values: ${VAR}, %VAR%, $VAR, ***, <...>, null/none
+            return !(bare.startsWith("$") || bare.startsWith("%") || bare.startsWith("<") || bare.matches("\\*+")
+                    || bare.equalsIgnoreCase("null") || bare.equalsIgnoreCase("none") || bare.equalsIgnoreCase("true")
+                    || bare.equalsIgnoreCase("false"));
+        }
+        return true;
+    }
+
+    private static String lineEnd(String line) {
+        if (line.endsWith("\r\n")) {
+            return "\r\n";
+        }
+        return line.endsWith("\n") ? "\n" : "";
+    }
+
+    private void count(String kind) {
+        counts.merge(kind, 1, Integer::sum);
+    }
+}

@@ -1,0 +1,194 @@
+package dev.crashlab.web;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.startsWith;
+
+import dev.crashlab.repro.jobs.ReproJob;
+import dev.crashlab.repro.worker.JobState;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.specification.RequestSpecification;
+import java.io.ByteArrayInputStream;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** The hardening defaults over real HTTP (README "Hardening defaults"). */
+@QuarkusTest
+@Tag("persistence")
+class HardeningTest {
+
+    static final String WORKER_TOKEN = "test-worker-token"; // %test.crashlab.lab.worker-token
+
+    @TestHTTPResource("/")
+    URL base;
+
+    private long upload(String name, String text) {
+        return given().multiPart("file", name, text.getBytes(StandardCharsets.UTF_8), "text/plain")
+                .post("/api/bundles").then().statusCode(201).extract().<Integer>path("id").longValue();
+    }
+
+    private String ownOrigin() {
+        return "http://" + base.getHost() + ":" + base.getPort();
+    }
+
+    @Test
+    void aForeignHostIsRefusedAndLoopbackNamesPass() {
+        long id = upload("host.log", "RuntimeError: CUDA out of memory\n");
+        given().header("Host", "evil.example").delete("/api/bundles/" + id)
+                .then().statusCode(400)
+                .contentType(startsWith("application/problem+json"))
+                .body("type", containsString("unknown-host"))
+                .body("detail", containsString("evil.example"));
+        given().header("Host", "evil.example:" + base.getPort()).get("/api/bundles/" + id).then().statusCode(400);
+        given().header("Host", "127.0.0.1.evil.example").get("/api/bundles/" + id).then().statusCode(400);
+        // the bundle survived; the loopback names are answered
+        for (String host : List.of("localhost:" + base.getPort(), "127.0.0.1:" + base.getPort(), "[::1]:" + base.getPort(), "LOCALHOST")) {
+            given().header("Host", host).get("/api/bundles/" + id).then().statusCode(200);
+        }
+        given().get("/q/health").then().statusCode(200);
+        given().header("Host", "evil.example").get("/q/health").then().statusCode(400);
+    }
+
+    @Test
+    void aWriteFromAnotherSitesPageIsRefused() {
+        long id = upload("origin.log", "RuntimeError: CUDA out of memory\n");
+        given().header("Origin", "http://evil.example").delete("/api/bundles/" + id)
+                .then().statusCode(403).contentType(startsWith("application/problem+json"))
+                .body("type", containsString("cross-origin"));
+        // same host name, other port: another origin
+        given().header("Origin", "http://localhost:1").delete("/api/bundles/" + id).then().statusCode(403);
+        given().header("Origin", "null").delete("/api/bundles/" + id).then().statusCode(403);
+        given().header("Sec-Fetch-Site", "cross-site").delete("/api/bundles/" + id).then().statusCode(403);
+        // a simple cross-site form post (multipart upload) is refused too, before anything is stored
+        given().header("Origin", "https://evil.example").multiPart("file", "x.log", "text".getBytes(StandardCharsets.UTF_8))
+                .post("/api/bundles").then().statusCode(403);
+        given().header("Origin", "https://evil.example").contentType("application/json").body("{}")
+                .post("/api/repro/jobs").then().statusCode(403);
+        // reading cross-origin is not refused here (the browser withholds the answer: no CORS headers)
+        given().header("Origin", "http://evil.example").get("/api/bundles/" + id).then().statusCode(200);
+        given().get("/api/bundles/" + id).then().statusCode(200);
+        // the UI's own page, and clients that send no Origin (curl, workers, collectors), may write
+        given().header("Origin", ownOrigin()).header("Sec-Fetch-Site", "same-origin").delete("/api/bundles/" + id)
+                .then().log().ifValidationFails().statusCode(204);
+        long other = upload("origin2.log", "RuntimeError: CUDA out of memory\n");
+        given().delete("/api/bundles/" + other).then().statusCode(204);
+    }
+
+    @Test
+    void jsonBodiesOverOneMibAreRefused() throws Exception {
+        String big = "{\"spec\":{\"pad\":\"" + "x".repeat((1 << 20) + 10) + "\"}}";
+        given().contentType("application/json").body(big).post("/api/repro/jobs")
+                .then().statusCode(413).contentType(startsWith("application/problem+json"))
+                .body("detail", containsString("1 MiB"));
+        given().contentType("application/json").body(big).header("Authorization", "Bearer " + WORKER_TOKEN)
+                .post("/api/lab/claim").then().statusCode(413);
+        // a chunked JSON body (no length) is refused; a small one reaches the resource and its own checks
+        var chunked = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(base.toURI().resolve("/api/repro/jobs"))
+                .header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream("{}".getBytes(StandardCharsets.UTF_8))))
+                .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(chunked.statusCode()).as(chunked.body()).isEqualTo(411);
+        given().contentType("application/json").body("{\"spec\":[1,2]}").post("/api/repro/jobs")
+                .then().statusCode(422).body("type", containsString("spec"));
+    }
+
+    @Test
+    void tooManyMultipartPartsOrFieldsAreRefused() {
+        RequestSpecification files = given();
+        for (int i = 0; i <= MultipartStream.MAX_FILE_PARTS; i++) {
+            files = files.multiPart("file", "f" + i + ".log", ("line " + i + "\n").getBytes(StandardCharsets.UTF_8), "text/plain");
+        }
+        files.post("/api/bundles").then().statusCode(413)
+                .body("type", containsString("too-many-parts"))
+                .body("detail", containsString("zip"));
+        RequestSpecification fields = given().multiPart("file", "a.log", "x\n".getBytes(StandardCharsets.UTF_8), "text/plain");
+        for (int i = 0; i <= MultipartStream.MAX_FIELDS; i++) {
+            fields = fields.multiPart("field" + i, "v");
+        }
+        fields.post("/api/bundles").then().statusCode(413).body("type", containsString("too-many-parts"));
+        // just under both limits is fine
+        RequestSpecification ok = given();
+        for (int i = 0; i < 40; i++) {
+            ok = ok.multiPart("file", "ok" + i + ".log", ("line " + i + "\n").getBytes(StandardCharsets.UTF_8), "text/plain");
+        }
+        long id = ok.multiPart("name", "many parts").post("/api/bundles").then().statusCode(201)
+                .extract().<Integer>path("id").longValue();
+        given().delete("/api/bundles/" + id).then().statusCode(204);
+    }
+
+    @Test
+    void pagingParametersOutOfRangeAre400NotAServerError() {
+        String big = String.valueOf(1L << 31);
+        for (String url : List.of("/api/bundles?page=" + big, "/api/bundles?page=" + Integer.MAX_VALUE, "/api/bundles?page=-1",
+                "/api/bundles?size=0", "/api/bundles?size=" + big, "/api/bundles?page=abc", "/api/repro/jobs?page=" + big,
+                "/api/repro/jobs?size=-5", "/api/bundles/search?q=cuda&offset=" + big, "/api/bundles/search?q=cuda&limit=" + big,
+                "/api/kb/search?q=cuda&limit=" + big)) {
+            given().get(url).then().statusCode(400).contentType(startsWith("application/problem+json"))
+                    .body("detail", containsString("whole number"));
+        }
+        given().get("/api/bundles?page=" + 1_000_000 + "&size=100").then().statusCode(200).body("items.size()", equalTo(0));
+    }
+
+    @Test
+    void responsesCarryTheSecurityHeadersAndArtifactsRenderNothing() {
+        given().get("/api/bundles").then().statusCode(200)
+                .header("Content-Security-Policy", containsString("script-src 'self'"))
+                .header("Content-Security-Policy", containsString("frame-ancestors 'none'"))
+                .header("X-Content-Type-Options", "nosniff")
+                .header("Referrer-Policy", "no-referrer")
+                .header("X-Frame-Options", "DENY");
+        // problems too
+        given().get("/api/bundles/999999999").then().statusCode(404).header("X-Content-Type-Options", "nosniff");
+
+        String xml = "<Events><Event xmlns='http://schemas.microsoft.com/win/2004/08/events/event'><System>"
+                + "<Provider Name='Application Error'/><EventID>1000</EventID></System>"
+                + "<html:script xmlns:html='http://www.w3.org/1999/xhtml'>window.pwned = 1</html:script></Event></Events>\n";
+        var created = given().multiPart("file", "events.xml", xml.getBytes(StandardCharsets.UTF_8), "application/xml")
+                .post("/api/bundles").then().statusCode(201).extract();
+        long id = created.<Integer>path("id").longValue();
+        int artifact = created.path("artifacts[0].id");
+        given().get("/api/bundles/" + id + "/artifacts/" + artifact + "/content").then().statusCode(200)
+                .header("Content-Type", startsWith("text/plain"))
+                .header("Content-Security-Policy", "sandbox; default-src 'none'")
+                .header("X-Content-Type-Options", "nosniff");
+        given().delete("/api/bundles/" + id).then().statusCode(204);
+    }
+
+    @Test
+    void jobsNoWorkerCanRunNeverHideAClaimableOne() {
+        String me = "fair-" + UUID.randomUUID().toString().substring(0, 8);
+        // leftovers of earlier tests in this run's shared database would be claimed first: start from an empty queue
+        QuarkusTransaction.requiringNew().run(() -> ReproJob.update("state = ?1, reason = ?2, finishedAt = ?3 where state = ?4",
+                JobState.CANCELLED, "cleared by HardeningTest", Instant.now(), JobState.QUEUED));
+        String spec = dev.crashlab.repro.worker.ScriptedChild.spec("pass");
+        List<Long> unclaimable = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            unclaimable.add(given().contentType("application/json")
+                    .body("{\"spec\":" + spec + ",\"target\":\"gpu:NoSuchGpu-" + me + "\"}").post("/api/repro/jobs")
+                    .then().statusCode(201).extract().<Integer>path("id").longValue());
+        }
+        long mine = given().contentType("application/json").body("{\"spec\":" + spec + ",\"target\":\"worker:" + me + "\"}")
+                .post("/api/repro/jobs").then().statusCode(201).extract().<Integer>path("id").longValue();
+        String claim = "{\"worker\":\"" + me + "\",\"backend\":\"cpu\",\"devices\":[{\"name\":\"test CPU\"}],\"version\":\"test\"}";
+        given().header("Authorization", "Bearer " + WORKER_TOKEN).contentType("application/json").body(claim)
+                .post("/api/lab/claim").then().statusCode(200).body("id", equalTo((int) mine));
+        // and nothing else is claimable by it: the GPU jobs stay queued
+        given().header("Authorization", "Bearer " + WORKER_TOKEN).contentType("application/json").body(claim)
+                .post("/api/lab/claim").then().statusCode(204);
+        for (long id : unclaimable) {
+            given().get("/api/repro/jobs/" + id).then().statusCode(200).body("state", equalTo("queued"));
+            given().post("/api/repro/jobs/" + id + "/cancel").then().statusCode(200);
+        }
+        assertThat(unclaimable).hasSize(60);
+    }
+}
