@@ -1,5 +1,6 @@
 package dev.crashlab.web;
 
+import dev.crashlab.crashes.CrashQuery;
 import dev.crashlab.crashes.service.CrashSearchService;
 import dev.crashlab.web.problem.ProblemException;
 import io.smallrye.common.annotation.Blocking;
@@ -25,8 +26,12 @@ public class CrashSearchResource {
     CrashSearchService crashes;
 
     @GET
-    @Operation(summary = "Search past crashes: {\"query\",\"total\",\"offset\",\"limit\",\"hits\":[{\"bundleId\",\"name\",\"uploadedAt\","
-            + "\"likelyCause\":{\"id\",\"title\"},\"score\",\"snippets\"}]}; snippets are HTML with <mark> around matches")
+    @Operation(summary = "Search past crashes with the query language (fields such as cause:, exit:, gpu:\"RTX 3090\", driver:<470,"
+            + " cuda:11.*, tensorflow:>=2.10, os:, xid:, lib:, confirmed:yes, uploaded:>2026-11-01; free words; -, OR, parentheses):"
+            + " {\"query\",\"total\",\"offset\",\"limit\",\"hits\":[{\"bundleId\",\"name\",\"uploadedAt\","
+            + "\"likelyCause\":{\"id\",\"title\",\"confirmed\"},\"score\",\"snippets\",\"group\",\"gpu\",\"framework\"}],"
+            + "\"facets\":{dim:[{\"value\",\"count\",\"filter\"}]},\"notes\"}; snippets are HTML with <mark> around matches;"
+            + " a query that does not parse is a 400 problem saying at which character")
     public CrashSearchService.SearchPage search(@RestQuery String q, @RestQuery @DefaultValue("0") int offset,
                                                 @RestQuery @DefaultValue("20") int limit) {
         if (q == null || q.isBlank()) {
@@ -38,7 +43,20 @@ public class CrashSearchResource {
         if (offset < 0 || offset > 1000) {
             throw new ProblemException(400, "bad-offset", "Bad offset", "offset must be between 0 and 1000");
         }
-        String query = q.length() > MAX_QUERY ? q.substring(0, MAX_QUERY) : q;
-        return crashes.search(query, offset, limit);
+        if (q.length() > MAX_QUERY) {
+            throw new ProblemException(400, "bad-query", "Query not understood",
+                    "the query is longer than " + MAX_QUERY + " characters (at character " + (MAX_QUERY + 1) + ")");
+        }
+        return crashes.search(q, offset, limit);
+    }
+
+    /** A field of the query language, for the search box's completion. */
+    public record FieldHelp(String name, String example) {}
+
+    @GET
+    @Path("/fields")
+    @Operation(summary = "The query language's fields with an example each: [{\"name\",\"example\"}]")
+    public java.util.List<FieldHelp> fields() {
+        return CrashQuery.FIELDS.values().stream().map(f -> new FieldHelp(f.name(), f.example())).toList();
     }
 }
