@@ -257,6 +257,11 @@ public final class CrashIndex implements Closeable {
      * free words) and, when {@code facetValues > 0}, that many values per facet dimension counted over all matches.
      */
     public Result query(CrashQuery.Parsed q, int offset, int limit, int facetValues) {
+        return query(q, offset, limit, facetValues, true);
+    }
+
+    /** {@link #query(CrashQuery.Parsed, int, int, int)}, with snippets only when {@code snippets} is true. */
+    public Result query(CrashQuery.Parsed q, int offset, int limit, int facetValues, boolean snippets) {
         Compiled c = compile(q);
         IndexSearcher s = acquire();
         try {
@@ -267,12 +272,12 @@ public final class CrashIndex implements Closeable {
             ScoreDoc[] docs = top.scoreDocs;
             long[] ids = idsInOrder(s, docs);
             for (int i = offset; i < docs.length && hits.size() < limit; i++) {
-                List<String> snippets = List.of();
-                if (!c.words().isEmpty()) {
+                List<String> marked = List.of();
+                if (snippets && !c.words().isEmpty()) {
                     Document d = s.storedFields().document(docs[i].doc);
-                    snippets = Snippets.best(Snippets.passages(analyzer, d.get("text")), c.words(), 2);
+                    marked = Snippets.best(Snippets.passages(analyzer, d.get("text")), c.words(), 2);
                 }
-                hits.add(new Hit(ids[i], Float.isNaN(docs[i].score) ? 0 : docs[i].score, snippets));
+                hits.add(new Hit(ids[i], Float.isNaN(docs[i].score) ? 0 : docs[i].score, marked));
             }
             Map<String, List<FacetValue>> facets = facetValues > 0 ? facets(counts(s, c.query()), facetValues) : Map.of();
             return new Result(top.totalHits.value(), hits, facets);

@@ -112,7 +112,11 @@ public record CrashSignature(List<SignatureTerm> terms, String text) {
                         "WHEA hardware error " + w.eventId(), true);
                 case BugCheckEvent b -> add(terms, "bugcheck", b.code(), "bug check " + b.code(), true);
                 case KernelPowerEvent k -> add(terms, "kernel-power", "41", "Kernel-Power 41 (the machine lost power)", true);
-                case GpuDevice g -> add(terms, "gpu", g.name(), g.name(), false);
+                case GpuDevice g -> {
+                    add(terms, "gpu", g.name(), g.name(), false);
+                    String driver = majorMinor(g.driverVersion()); // nvidia-smi says the driver in each GPU's header
+                    add(terms, "nvidia-driver", driver, "nvidia-driver " + driver, false);
+                }
                 case VersionFact v -> {
                     String mm = majorMinor(v.version());
                     if (v.component() != null && VERSIONED.contains(v.component())) {

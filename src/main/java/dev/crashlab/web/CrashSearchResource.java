@@ -50,6 +50,48 @@ public class CrashSearchResource {
         return crashes.search(q, offset, limit);
     }
 
+    @GET
+    @Path("/export")
+    @Produces({"text/csv", MediaType.APPLICATION_JSON})
+    @Operation(summary = "Every hit of a search (at most 10,000) as a download: format=csv (default) or json; columns bundleId, name,"
+            + " uploadedAt, causeId, cause, confirmed, group, gpu, framework, driver, cuda, os, exitCode")
+    public jakarta.ws.rs.core.Response export(@RestQuery String q, @RestQuery @DefaultValue("csv") String format) {
+        if (q == null || q.isBlank()) {
+            throw new ProblemException(400, "missing-query", "Missing query", "pass the search to export as ?q=");
+        }
+        if (q.length() > MAX_QUERY) {
+            throw new ProblemException(400, "bad-query", "Query not understood", "the query is longer than " + MAX_QUERY + " characters");
+        }
+        if (!format.equals("csv") && !format.equals("json")) {
+            throw new ProblemException(400, "bad-format", "Bad format", "format is csv or json");
+        }
+        java.util.List<CrashSearchService.ExportRow> rows = crashes.export(q, CrashSearchService.MAX_EXPORT);
+        String name = "crashes." + format;
+        if (format.equals("json")) {
+            return jakarta.ws.rs.core.Response.ok(rows, MediaType.APPLICATION_JSON)
+                    .header("Content-Disposition", ContentDisposition.header("attachment", name)).build();
+        }
+        StringBuilder csv = new StringBuilder("bundleId,name,uploadedAt,causeId,cause,confirmed,group,gpu,framework,driver,cuda,os,exitCode\r\n");
+        for (CrashSearchService.ExportRow r : rows) {
+            csv.append(r.bundleId()).append(',').append(cell(r.name())).append(',').append(r.uploadedAt()).append(',')
+                    .append(cell(r.causeId())).append(',').append(cell(r.cause())).append(',').append(r.confirmed() ? "yes" : "no").append(',')
+                    .append(cell(r.group())).append(',').append(cell(r.gpu())).append(',').append(cell(r.framework())).append(',')
+                    .append(cell(r.driver())).append(',').append(cell(r.cuda())).append(',').append(cell(r.os())).append(',')
+                    .append(cell(r.exitCode())).append("\r\n");
+        }
+        return jakarta.ws.rs.core.Response.ok(csv.toString(), "text/csv; charset=utf-8")
+                .header("Content-Disposition", ContentDisposition.header("attachment", name)).build();
+    }
+
+    // RFC 4180 quoting; a cell a spreadsheet would run as a formula starts with a quote mark
+    static String cell(String v) {
+        if (v == null) {
+            return "";
+        }
+        String s = !v.isEmpty() && "=+-@\t\r".indexOf(v.charAt(0)) >= 0 ? "'" + v : v;
+        return s.matches("[^,\"\r\n]*") ? s : "\"" + s.replace("\"", "\"\"") + "\"";
+    }
+
     /** A field of the query language, for the search box's completion. */
     public record FieldHelp(String name, String example) {}
 

@@ -125,6 +125,56 @@ public class CrashSearchService implements ConfirmedCrashLookup {
         return new SearchPage(q, hits.total(), offset, limit, out, titled(hits.facets()), parsed.notes());
     }
 
+    /** The past-crash index (built on first use), for the groups and trends counted from it. */
+    public CrashIndex indexForGroups() {
+        return index();
+    }
+
+    /** The most rows an export holds. */
+    public static final int MAX_EXPORT = 10_000;
+
+    /** A search hit as exported: what the list shows and the setting it happened in. */
+    public record ExportRow(long bundleId, String name, Instant uploadedAt, String causeId, String cause, boolean confirmed,
+                            String group, String gpu, String framework, String driver, String cuda, String os, String exitCode) {}
+
+    /**
+     * Every hit of a search (at most {@link #MAX_EXPORT}), in the search's order.
+     *
+     * @throws CrashQuery.Invalid for a query that does not parse
+     */
+    public List<ExportRow> export(String q, int max) {
+        CrashQuery.Parsed parsed = CrashQuery.parse(q);
+        CrashIndex i = index();
+        List<Long> ids = i.query(parsed, 0, Math.min(max, MAX_EXPORT), 0, false).hits().stream().map(CrashIndex.Hit::bundleId).toList();
+        List<ExportRow> out = new ArrayList<>();
+        for (int from = 0; from < ids.size(); from += PAGE) {
+            List<Long> part = ids.subList(from, Math.min(ids.size(), from + PAGE));
+            Map<Long, Bundle> rows = bundles(part);
+            Map<Long, BundleResolution> confirmed = resolutions(part);
+            for (long id : part) {
+                Bundle b = rows.get(id);
+                if (b == null) {
+                    continue;
+                }
+                CrashSignature sig = i.signature(id);
+                LikelyCause c = cause(sig, confirmed.get(id));
+                out.add(new ExportRow(id, b.name, b.uploadedAt, c == null ? null : c.id(), c == null ? null : c.title(),
+                        c != null && c.confirmed(), sig == null ? null : sig.groupKey(), first(sig, "gpu"), framework(sig),
+                        facet(sig, "driver"), facet(sig, "cuda"), facet(sig, "os"), facet(sig, "exit")));
+            }
+        }
+        return out;
+    }
+
+    private static String facet(CrashSignature s, String dim) {
+        if (s == null) {
+            return null;
+        }
+        String prefix = dim + "\0";
+        return CrashFacets.values(s, false).stream().filter(v -> v.startsWith(prefix)).map(v -> v.substring(prefix.length()))
+                .findFirst().orElse(null);
+    }
+
     // the label of the signature's first term of this kind (a GPU's name as written)
     static String first(CrashSignature s, String kind) {
         return s == null ? null : s.terms().stream().filter(t -> t.kind().equals(kind)).map(SignatureTerm::label).findFirst().orElse(null);
