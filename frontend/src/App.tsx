@@ -6,6 +6,7 @@ import { BundlePage } from './pages/BundlePage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 import { KbPage } from './pages/KbPage.tsx';
 import { KbArticlePage } from './pages/KbArticlePage.tsx';
+import { GroupPage, GroupsPage } from './pages/GroupsPage.tsx';
 
 function NavLink({ to, active, children }: { to: string; active: boolean; children: string }) {
   return (
@@ -21,10 +22,13 @@ export function App() {
   let page;
   const bundleMatch = /^\/bundles\/([^/]+)\/?$/.exec(path);
   const kbMatch = /^\/kb\/([^/]+)\/?$/.exec(path);
+  const groupMatch = /^\/groups\/([^/]+)\/?$/.exec(path);
   if (path === '/' || path === '/upload') page = <UploadPage />;
   else if (path === '/bundles' || path === '/bundles/') page = <BundlesPage query={query} />;
   else if (bundleMatch) page = <BundlePage key={bundleMatch[1]} id={decodeURIComponent(bundleMatch[1])} query={query} />;
   else if (path === '/kb' || path === '/kb/') page = <KbPage query={query} />;
+  else if (path === '/groups' || path === '/groups/') page = <GroupsPage />;
+  else if (groupMatch) page = <GroupPage key={groupMatch[1]} id={decodeURIComponent(groupMatch[1])} />;
   else if (kbMatch) page = <KbArticlePage key={kbMatch[1]} id={decodeURIComponent(kbMatch[1])} />;
   else page = <NotFoundPage path={path} />;
 
@@ -56,6 +60,9 @@ export function App() {
             </NavLink>
             <NavLink to="/bundles" active={onBundles}>
               Bundles
+            </NavLink>
+            <NavLink to="/groups" active={path.startsWith('/groups')}>
+              Groups
             </NavLink>
             <NavLink to="/kb" active={onKb}>
               Knowledge base
