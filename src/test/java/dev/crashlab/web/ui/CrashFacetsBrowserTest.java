@@ -80,6 +80,30 @@ class CrashFacetsBrowserTest extends BrowserPageTest {
         assertTrue(lines.stream().skip(1).allMatch(l -> l.contains(tag)), lines::toString);
     }
 
+    @Test
+    void aGroupPageShowsItsCorrelationTable() throws Exception {
+        String tag = "groupui" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
+        String lib = "lib" + tag + ".so";
+        upload(tag + "-a.zip", lib, true);
+        upload(tag + "-b.zip", lib, true);
+        String key = given().queryParam("q", "lib:" + lib).when().get("/api/bundles/search").then().statusCode(200)
+                .extract().jsonPath().getString("hits[0].group");
+
+        page.navigate(index.toURI().resolve("/groups").toString());
+        Locator row = page.getByTestId("group-row").filter(new Locator.FilterOptions().setHasText(lib));
+        assertThat(row).hasCount(1);
+        assertThat(row.locator(".sparkline")).isVisible();
+        row.getByRole(com.microsoft.playwright.options.AriaRole.LINK).click();
+        assertThat(page).hasURL(java.util.regex.Pattern.compile(".*/groups/" + key + "$"));
+        assertThat(page.getByTestId("group-heading")).containsText(lib);
+        Locator driver = page.getByTestId("correlation-row").filter(new Locator.FilterOptions().setHasText("driver 550.127"));
+        assertThat(driver).hasCount(1);
+        assertThat(driver.locator("td").nth(1)).hasText("100 %");
+        assertThat(page.getByTestId("group-bundles").locator("li")).hasCount(2);
+        Files.createDirectories(SCREENSHOTS);
+        page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("crash-group.png")).setFullPage(true));
+    }
+
     private String currentQuery() {
         String url = page.url();
         int at = url.indexOf("?q=");
