@@ -11,6 +11,7 @@ import { AccountPage } from './pages/AccountPage.tsx';
 import { AdminPage } from './pages/AdminPage.tsx';
 import { Loading } from './components/common.tsx';
 import { can, refreshSession, signOut, useSession } from './session.ts';
+import { GroupPage, GroupsPage } from './pages/GroupsPage.tsx';
 
 function NavLink({ to, active, children }: { to: string; active: boolean; children: string }) {
   return (
@@ -31,6 +32,7 @@ export function App() {
   let page;
   const bundleMatch = /^\/bundles\/([^/]+)\/?$/.exec(path);
   const kbMatch = /^\/kb\/([^/]+)\/?$/.exec(path);
+  const groupMatch = /^\/groups\/([^/]+)\/?$/.exec(path);
   const adminMatch = /^\/admin(?:\/([a-z]+))?\/?$/.exec(path);
   if (session.kind === 'loading') page = <Loading label="Loading…" />;
   else if (session.kind === 'signed-out')
@@ -43,6 +45,8 @@ export function App() {
   else if (path === '/bundles' || path === '/bundles/') page = <BundlesPage query={query} />;
   else if (bundleMatch) page = <BundlePage key={bundleMatch[1]} id={decodeURIComponent(bundleMatch[1])} query={query} />;
   else if (path === '/kb' || path === '/kb/') page = <KbPage query={query} />;
+  else if (path === '/groups' || path === '/groups/') page = <GroupsPage />;
+  else if (groupMatch) page = <GroupPage key={groupMatch[1]} id={decodeURIComponent(groupMatch[1])} />;
   else if (kbMatch) page = <KbArticlePage key={kbMatch[1]} id={decodeURIComponent(kbMatch[1])} />;
   else page = <NotFoundPage path={path} />;
 
@@ -76,6 +80,9 @@ export function App() {
             )}
             <NavLink to="/bundles" active={onBundles}>
               Bundles
+            </NavLink>
+            <NavLink to="/groups" active={path.startsWith('/groups')}>
+              Groups
             </NavLink>
             <NavLink to="/kb" active={onKb}>
               Knowledge base

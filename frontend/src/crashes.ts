@@ -24,6 +24,18 @@ export interface CrashHit {
   score: number;
   /** HTML-escaped text with <mark> around matches: render through snippetParts, never as HTML. */
   snippets: string[];
+  /** The crash group's key, or null when the crash has no specific term. */
+  group: string | null;
+  gpu: string | null;
+  /** e.g. "tensorflow 2.10". */
+  framework: string | null;
+}
+
+/** A facet value, its count over all matches and the query clause a click adds. */
+export interface FacetValue {
+  value: string;
+  count: number;
+  filter: string;
 }
 
 export interface CrashSearch {
@@ -32,6 +44,24 @@ export interface CrashSearch {
   offset: number;
   limit: number;
   hits: CrashHit[];
+  /** By dimension: cause, gpu, driver, cuda, framework, os, exit. */
+  facets: Record<string, FacetValue[]>;
+  /** What to know about the query (a field that cannot match yet). */
+  notes: string[];
+}
+
+export interface QueryField {
+  name: string;
+  example: string;
+}
+
+export function getQueryFields(signal?: AbortSignal): Promise<QueryField[]> {
+  return getJson<QueryField[]>('/api/bundles/search/fields', signal);
+}
+
+/** The download URL of a search's hits. */
+export function exportUrl(q: string, format: 'csv' | 'json'): string {
+  return `/api/bundles/search/export?q=${encodeURIComponent(q)}&format=${format}`;
 }
 
 export interface SimilarCrash {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { SearchForm } from '../components/SearchForm.tsx';
 import { listBundles, type BundlePage } from '../api.ts';
-import { CRASH_PAGE_SIZE, searchCrashes, type CrashSearch } from '../crashes.ts';
+import { CRASH_PAGE_SIZE, exportUrl, getQueryFields, searchCrashes, type CrashSearch, type QueryField } from '../crashes.ts';
 import { snippetParts } from '../diagnosis.ts';
 import { ErrorAlert, Loading, StatusBadge, Time, useTitle } from '../components/common.tsx';
 import { formatBytes } from '../format.ts';
@@ -18,17 +18,48 @@ export function BundlesPage({ query }: { query: URLSearchParams }) {
   return q ? <CrashSearchPage q={q} pageNumber={pageNumber} /> : <BundleList pageNumber={pageNumber} />;
 }
 
+const FACET_NAMES: Record<string, string> = {
+  cause: 'Cause',
+  gpu: 'GPU',
+  driver: 'Driver',
+  cuda: 'CUDA',
+  framework: 'Framework',
+  os: 'OS',
+  exit: 'Exit code',
+};
+
 /** Searches past crashes: what their files said, their likely causes, exit codes and libraries. */
 function CrashSearchForm({ q }: { q: string }) {
+  const [fields, setFields] = useState<QueryField[]>([]);
+  useEffect(() => {
+    const controller = new AbortController();
+    getQueryFields(controller.signal).then(setFields, () => setFields([]));
+    return () => controller.abort();
+  }, []);
   return (
-    <SearchForm
-      q={q}
-      path="/bundles"
-      id="crash-q"
-      label="Search past crashes"
-      placeholder="Search past crashes: 0xC0000409, cudnn64_8.dll, Xid 79, an error message"
-      testId="crash-search-input"
-    />
+    <>
+      <SearchForm
+        q={q}
+        path="/bundles"
+        id="crash-q"
+        label="Search past crashes"
+        placeholder='Search past crashes: exit:0xC0000409 gpu:"RTX 3090" driver:<470 -os:linux, or any words'
+        testId="crash-search-input"
+      />
+      {fields.length > 0 && (
+        <p className="muted query-help" data-testid="query-fields">
+          Fields:{' '}
+          {fields.slice(0, 12).map((f) => (
+            <span key={f.name}>
+              <Link to={`/bundles?q=${encodeURIComponent(q ? `${q} ${f.example}` : f.example)}`} title={`add ${f.example}`}>
+                <code>{f.example}</code>
+              </Link>{' '}
+            </span>
+          ))}
+          · <code>-</code> leaves out, <code>OR</code> and <code>( )</code> combine
+        </p>
+      )}
+    </>
   );
 }
 
@@ -83,6 +114,48 @@ function CrashSearchPage({ q, pageNumber }: { q: string; pageNumber: number }) {
             name, or <Link to={`/kb?q=${encodeURIComponent(q)}`}>search the knowledge base</Link>.
           </p>
         )}
+        {state.result.notes.map((n) => (
+          <p key={n} className="muted" data-testid="query-note">
+            {n}
+          </p>
+        ))}
+        {total > 0 && (
+          <p className="export-links" data-testid="export-links">
+            Download these {total.toLocaleString()} crashes as{' '}
+            <a href={exportUrl(q, 'csv')} download data-testid="export-csv">
+              CSV
+            </a>{' '}
+            or{' '}
+            <a href={exportUrl(q, 'json')} download data-testid="export-json">
+              JSON
+            </a>
+          </p>
+        )}
+        <div className="crash-results">
+        <aside className="facets" aria-label="Narrow the results" data-testid="facets">
+          {Object.entries(state.result.facets).map(([dim, values]) =>
+            values.length === 0 ? null : (
+              <section key={dim} className="facet" data-testid={`facet-${dim}`}>
+                <h3>{FACET_NAMES[dim] ?? dim}</h3>
+                <ul>
+                  {values.map((v) => (
+                    <li key={v.filter}>
+                      <Link
+                        to={`/bundles?q=${encodeURIComponent(`${q} ${v.filter}`)}`}
+                        data-testid="facet-value"
+                        data-filter={v.filter}
+                        title={`add ${v.filter}`}
+                      >
+                        {v.value}
+                      </Link>{' '}
+                      <span className="count">{v.count.toLocaleString()}</span>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            ),
+          )}
+        </aside>
         <ol className="crash-hits" start={(pageNumber - 1) * CRASH_PAGE_SIZE + 1} data-testid="crash-hits">
           {hits.map((h) => (
             <li key={h.bundleId} className="crash-hit" data-testid="crash-hit">
@@ -99,6 +172,17 @@ function CrashSearchPage({ q, pageNumber }: { q: string; pageNumber: number }) {
                   <Link to={`/kb/${encodeURIComponent(h.likelyCause.id)}`}>{h.likelyCause.title}</Link>
                 </div>
               )}
+              {(h.gpu || h.framework || h.group) && (
+                <div className="muted crash-hit-setting">
+                  {[h.gpu, h.framework].filter(Boolean).join(' · ')}
+                  {h.group && (
+                    <>
+                      {' · '}
+                      <Link to={`/groups/${h.group}`}>group {h.group}</Link>
+                    </>
+                  )}
+                </div>
+              )}
               {h.snippets.map((s, i) => (
                 <p key={i} className="kb-snippet" data-testid="crash-snippet">
                   {snippetParts(s).map((p, j) => (p.marked ? <mark key={j}>{p.text}</mark> : <span key={j}>{p.text}</span>))}
@@ -107,6 +191,7 @@ function CrashSearchPage({ q, pageNumber }: { q: string; pageNumber: number }) {
             </li>
           ))}
         </ol>
+        </div>
         {pages > 1 && (
           <nav className="pager" aria-label="Pages">
             <button type="button" className="btn btn-secondary" onClick={() => goTo(pageNumber - 1)} disabled={pageNumber <= 1}>

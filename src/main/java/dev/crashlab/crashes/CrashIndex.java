@@ -21,6 +21,9 @@ import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
 import org.apache.lucene.document.Document;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.document.SortedSetDocValuesField;
+import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.NumericDocValuesField;
@@ -41,6 +44,16 @@ import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.index.SortedSetDocValues;
+import org.apache.lucene.search.ConstantScoreQuery;
+import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.MatchNoDocsQuery;
+import org.apache.lucene.search.PrefixQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.SortField;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.search.WildcardQuery;
 
 /**
  * Past crashes, in memory: full-text search over what each bundle's facts say (with highlighted snippets) and
@@ -57,8 +70,17 @@ import org.apache.lucene.store.ByteBuffersDirectory;
  */
 public final class CrashIndex implements Closeable {
 
-    /** A bundle as indexed. */
-    public record Entry(long bundleId, CrashSignature signature) {}
+    /**
+     * A bundle as indexed.
+     *
+     * @param uploadedAt epoch milliseconds
+     * @param confirmed whether someone confirmed its cause
+     */
+    public record Entry(long bundleId, CrashSignature signature, long uploadedAt, boolean confirmed) {
+        public Entry(long bundleId, CrashSignature signature) {
+            this(bundleId, signature, 0, false);
+        }
+    }
 
     /** A search hit: the bundle, Lucene's score and up to two passages with the query's words in {@code <mark>}. */
     public record Hit(long bundleId, double score, List<String> snippets) {
@@ -120,6 +142,25 @@ public final class CrashIndex implements Closeable {
             text.append(t.label()).append("\n\n");
         }
         text.append(e.signature().text());
+        d.add(new LongPoint("uploaded", e.uploadedAt()));
+        d.add(new NumericDocValuesField("uploadedv", e.uploadedAt()));
+        d.add(new StringField("confirmed", e.confirmed() ? "yes" : "no", Field.Store.NO));
+        String group = e.signature().groupKey();
+        if (group != null) {
+            d.add(new StringField("group", group, Field.Store.NO));
+        }
+        for (String v : CrashFacets.values(e.signature(), e.confirmed())) {
+            d.add(new SortedSetDocValuesField("facet", new BytesRef(v)));
+        }
+        for (SignatureTerm t : e.signature().terms()) {
+            String kind = t.kind();
+            if (CrashSignature.VERSIONED.contains(kind)) {
+                Long v = CrashQuery.versionNumber(t.key().substring(kind.length() + 1));
+                if (v != null) {
+                    d.add(new LongPoint("v:" + kind, v));
+                }
+            }
+        }
         d.add(new TextField("text", text.toString(), Field.Store.NO));
         d.add(new StoredField("text", text.toString()));
         try {
@@ -188,6 +229,298 @@ public final class CrashIndex implements Closeable {
         } finally {
             release(s);
         }
+    }
+
+    /** A facet value: how many matching bundles have it and the clause a click adds to the query. */
+    public record FacetValue(String value, long count, String filter) {}
+
+    /**
+     * A page of a query's hits, how many matched, and the facet counts over all of them.
+     *
+     * @param facets by dimension ({@link CrashFacets#DIMENSIONS}), most frequent values first
+     */
+    public record Result(long total, List<Hit> hits, Map<String, List<FacetValue>> facets) {
+        public Result {
+            hits = List.copyOf(hits);
+        }
+    }
+
+    /** What a scan sees of each matching bundle. */
+    @FunctionalInterface
+    public interface DocVisitor {
+        /** @param facets the bundle's facet values, {@code dim\0value} */
+        void visit(long bundleId, long uploadedAt, List<String> facets);
+    }
+
+    /**
+     * Runs a parsed query: one page of hits (best text match first, then newest; newest first when the query has no
+     * free words) and, when {@code facetValues > 0}, that many values per facet dimension counted over all matches.
+     */
+    public Result query(CrashQuery.Parsed q, int offset, int limit, int facetValues) {
+        return query(q, offset, limit, facetValues, true);
+    }
+
+    /** {@link #query(CrashQuery.Parsed, int, int, int)}, with snippets only when {@code snippets} is true. */
+    public Result query(CrashQuery.Parsed q, int offset, int limit, int facetValues, boolean snippets) {
+        Compiled c = compile(q);
+        IndexSearcher s = acquire();
+        try {
+            Sort sort = c.scored() ? new Sort(SortField.FIELD_SCORE, new SortField("uploadedv", SortField.Type.LONG, true))
+                    : new Sort(new SortField("uploadedv", SortField.Type.LONG, true), new SortField("idv", SortField.Type.LONG, true));
+            TopDocs top = s.search(c.query(), Math.max(1, offset + limit), sort, c.scored());
+            List<Hit> hits = new ArrayList<>();
+            ScoreDoc[] docs = top.scoreDocs;
+            long[] ids = idsInOrder(s, docs);
+            for (int i = offset; i < docs.length && hits.size() < limit; i++) {
+                List<String> marked = List.of();
+                if (snippets && !c.words().isEmpty()) {
+                    Document d = s.storedFields().document(docs[i].doc);
+                    marked = Snippets.best(Snippets.passages(analyzer, d.get("text")), c.words(), 2);
+                }
+                hits.add(new Hit(ids[i], Float.isNaN(docs[i].score) ? 0 : docs[i].score, marked));
+            }
+            Map<String, List<FacetValue>> facets = facetValues > 0 ? facets(counts(s, c.query()), facetValues) : Map.of();
+            return new Result(top.totalHits.value(), hits, facets);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            release(s);
+        }
+    }
+
+    /** The facet counts ({@code dim\0value} to count) of the bundles a query matches, or of all when it is null. */
+    public Map<String, Long> counts(CrashQuery.Parsed q) {
+        IndexSearcher s = acquire();
+        try {
+            return counts(s, q == null ? new MatchAllDocsQuery() : compile(q).query());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            release(s);
+        }
+    }
+
+    /** Facet counts as the API shows them: {@code top} values per dimension, most frequent first. */
+    public static Map<String, List<FacetValue>> facets(Map<String, Long> counts, int top) {
+        Map<String, List<FacetValue>> out = new java.util.LinkedHashMap<>();
+        for (String dim : CrashFacets.DIMENSIONS) {
+            out.put(dim, new ArrayList<>());
+        }
+        counts.forEach((k, n) -> {
+            int sep = k.indexOf(CrashFacets.SEP);
+            List<FacetValue> values = out.get(k.substring(0, sep));
+            if (values != null) {
+                String v = k.substring(sep + 1);
+                values.add(new FacetValue(v, n, CrashFacets.filter(k.substring(0, sep), v)));
+            }
+        });
+        out.replaceAll((dim, values) -> values.stream()
+                .sorted(Comparator.comparingLong(FacetValue::count).reversed().thenComparing(FacetValue::value)).limit(top).toList());
+        return out;
+    }
+
+    /** Visits every bundle a query matches (all when {@code q} is null), in index order. */
+    public void scan(CrashQuery.Parsed q, DocVisitor visitor) {
+        IndexSearcher s = acquire();
+        try {
+            Query query = q == null ? new MatchAllDocsQuery() : compile(q).query();
+            Weight w = s.createWeight(s.rewrite(query), org.apache.lucene.search.ScoreMode.COMPLETE_NO_SCORES, 1);
+            for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
+                org.apache.lucene.search.Scorer scorer = w.scorer(leaf);
+                if (scorer == null) {
+                    continue;
+                }
+                NumericDocValues ids = DocValues.getNumeric(leaf.reader(), "idv");
+                NumericDocValues uploaded = DocValues.getNumeric(leaf.reader(), "uploadedv");
+                SortedSetDocValues facets = DocValues.getSortedSet(leaf.reader(), "facet");
+                org.apache.lucene.util.Bits live = leaf.reader().getLiveDocs();
+                org.apache.lucene.search.DocIdSetIterator it = scorer.iterator();
+                for (int doc = it.nextDoc(); doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
+                    if (live != null && !live.get(doc)) {
+                        continue;
+                    }
+                    long id = ids.advanceExact(doc) ? ids.longValue() : -1;
+                    long at = uploaded.advanceExact(doc) ? uploaded.longValue() : 0;
+                    List<String> values = new ArrayList<>();
+                    if (facets.advanceExact(doc)) {
+                        for (int i = 0; i < facets.docValueCount(); i++) {
+                            values.add(facets.lookupOrd(facets.nextOrd()).utf8ToString());
+                        }
+                    }
+                    visitor.visit(id, at, values);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            release(s);
+        }
+    }
+
+    // Counts facet values over the matches: per leaf by ordinal, resolved to strings once per leaf.
+    private static Map<String, Long> counts(IndexSearcher s, Query query) throws IOException {
+        Map<String, Long> total = new java.util.HashMap<>();
+        Weight w = s.createWeight(s.rewrite(query), org.apache.lucene.search.ScoreMode.COMPLETE_NO_SCORES, 1);
+        for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
+            org.apache.lucene.search.Scorer scorer = w.scorer(leaf);
+            if (scorer == null) {
+                continue;
+            }
+            SortedSetDocValues facets = DocValues.getSortedSet(leaf.reader(), "facet");
+            long[] counts = new long[(int) Math.min(Integer.MAX_VALUE - 8, facets.getValueCount())];
+            org.apache.lucene.util.Bits live = leaf.reader().getLiveDocs();
+            org.apache.lucene.search.DocIdSetIterator it = scorer.iterator();
+            for (int doc = it.nextDoc(); doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
+                if ((live == null || live.get(doc)) && facets.advanceExact(doc)) {
+                    for (int i = 0; i < facets.docValueCount(); i++) {
+                        counts[(int) facets.nextOrd()]++;
+                    }
+                }
+            }
+            for (int ord = 0; ord < counts.length; ord++) {
+                if (counts[ord] > 0) {
+                    total.merge(facets.lookupOrd(ord).utf8ToString(), counts[ord], Long::sum);
+                }
+            }
+        }
+        return total;
+    }
+
+    /** A query compiled for Lucene: whether it has scored free words, and those words for the snippets. */
+    private record Compiled(Query query, boolean scored, Set<String> words) {}
+
+    private Compiled compile(CrashQuery.Parsed q) {
+        Set<String> words = new LinkedHashSet<>();
+        Query query = compile(q.root(), words, false);
+        return new Compiled(query == null ? new MatchNoDocsQuery() : query, !words.isEmpty(), words);
+    }
+
+    // null: the node constrains nothing (free words the analyser drops entirely)
+    private Query compile(CrashQuery.Node node, Set<String> words, boolean negated) {
+        return switch (node) {
+            case CrashQuery.Words w -> {
+                Set<String> ws = terms(w.text()).words();
+                if (ws.isEmpty()) {
+                    yield null;
+                }
+                if (!negated) {
+                    words.addAll(ws);
+                }
+                BooleanQuery.Builder b = new BooleanQuery.Builder();
+                ws.forEach(t -> b.add(new TermQuery(new Term("text", t)), BooleanClause.Occur.MUST));
+                yield ws.size() == 1 ? new TermQuery(new Term("text", ws.iterator().next())) : b.build();
+            }
+            case CrashQuery.Match m -> match(m);
+            case CrashQuery.Not n -> {
+                Query inner = compile(n.node(), words, !negated);
+                yield inner == null ? null : new BooleanQuery.Builder().add(new MatchAllDocsQuery(), BooleanClause.Occur.FILTER)
+                        .add(inner, BooleanClause.Occur.MUST_NOT).build();
+            }
+            case CrashQuery.And a -> {
+                BooleanQuery.Builder b = new BooleanQuery.Builder();
+                boolean positive = false;
+                boolean any = false;
+                for (CrashQuery.Node child : a.nodes()) {
+                    if (child instanceof CrashQuery.Not n) {
+                        Query inner = compile(n.node(), words, !negated);
+                        if (inner != null) {
+                            b.add(inner, BooleanClause.Occur.MUST_NOT);
+                            any = true;
+                        }
+                        continue;
+                    }
+                    Query q = compile(child, words, negated);
+                    if (q != null) {
+                        b.add(q, child instanceof CrashQuery.Words || child instanceof CrashQuery.Or || child instanceof CrashQuery.And
+                                ? BooleanClause.Occur.MUST : BooleanClause.Occur.FILTER);
+                        positive = true;
+                        any = true;
+                    }
+                }
+                if (!any) {
+                    yield null;
+                }
+                if (!positive) {
+                    b.add(new MatchAllDocsQuery(), BooleanClause.Occur.FILTER);
+                }
+                yield b.build();
+            }
+            case CrashQuery.Or o -> {
+                BooleanQuery.Builder b = new BooleanQuery.Builder();
+                int n = 0;
+                for (CrashQuery.Node child : o.nodes()) {
+                    Query q = compile(child, words, negated);
+                    if (q != null) {
+                        b.add(q, BooleanClause.Occur.SHOULD);
+                        n++;
+                    }
+                }
+                yield n == 0 ? null : b.setMinimumNumberShouldMatch(1).build();
+            }
+        };
+    }
+
+    private static Query match(CrashQuery.Match m) {
+        return switch (m.field().kind()) {
+            case TERM -> {
+                BooleanQuery.Builder b = new BooleanQuery.Builder();
+                for (String kind : m.field().reads()) {
+                    String key = kind + ":" + m.value();
+                    if (m.value().contains("*")) {
+                        b.add(new WildcardQuery(new Term("sig", wildcard(kind + ":", m.value()))), BooleanClause.Occur.SHOULD);
+                    } else {
+                        b.add(new TermQuery(new Term("sig", key)), BooleanClause.Occur.SHOULD);
+                        if (kind.equals("lib") && !m.value().contains(".")) { // lib:zlibwapi finds zlibwapi.dll
+                            b.add(new PrefixQuery(new Term("sig", key + ".")), BooleanClause.Occur.SHOULD);
+                        }
+                    }
+                }
+                yield new ConstantScoreQuery(b.build());
+            }
+            case GPU -> new ConstantScoreQuery(new WildcardQuery(new Term("sig", wildcard("gpu:*", m.value() + "*"))));
+            case VERSION -> {
+                BooleanQuery.Builder b = new BooleanQuery.Builder();
+                for (String kind : m.field().reads()) {
+                    b.add(LongPoint.newRangeQuery("v:" + kind, m.low(), m.high()), BooleanClause.Occur.SHOULD);
+                }
+                yield new ConstantScoreQuery(b.build());
+            }
+            case DATE -> LongPoint.newRangeQuery("uploaded", m.low(), m.high());
+            case YESNO -> new ConstantScoreQuery(new TermQuery(new Term("confirmed", m.value())));
+            case UPLOADER -> new MatchNoDocsQuery("bundles do not record their uploader yet");
+            case GROUP -> new ConstantScoreQuery(new TermQuery(new Term("group", m.value())));
+        };
+    }
+
+    // A wildcard pattern: the prefix as is, the user's value with '*' kept and every other special character escaped.
+    private static String wildcard(String prefix, String value) {
+        StringBuilder sb = new StringBuilder(prefix);
+        for (char c : value.toCharArray()) {
+            if (c == '?' || c == '\\') {
+                sb.append('\\');
+            }
+            sb.append(c);
+        }
+        return sb.toString();
+    }
+
+    // The bundle ids of hits in the hits' order.
+    private static long[] idsInOrder(IndexSearcher s, ScoreDoc[] hits) throws IOException {
+        Integer[] order = new Integer[hits.length];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, Comparator.comparingInt(i -> hits[i].doc));
+        ScoreDoc[] byDoc = new ScoreDoc[hits.length];
+        for (int i = 0; i < order.length; i++) {
+            byDoc[i] = hits[order[i]];
+        }
+        long[] sorted = bundleIds(s, byDoc);
+        long[] out = new long[hits.length];
+        for (int i = 0; i < order.length; i++) {
+            out[order[i]] = sorted[i];
+        }
+        return out;
     }
 
     /**

@@ -112,7 +112,11 @@ public record CrashSignature(List<SignatureTerm> terms, String text) {
                         "WHEA hardware error " + w.eventId(), true);
                 case BugCheckEvent b -> add(terms, "bugcheck", b.code(), "bug check " + b.code(), true);
                 case KernelPowerEvent k -> add(terms, "kernel-power", "41", "Kernel-Power 41 (the machine lost power)", true);
-                case GpuDevice g -> add(terms, "gpu", g.name(), g.name(), false);
+                case GpuDevice g -> {
+                    add(terms, "gpu", g.name(), g.name(), false);
+                    String driver = majorMinor(g.driverVersion()); // nvidia-smi says the driver in each GPU's header
+                    add(terms, "nvidia-driver", driver, "nvidia-driver " + driver, false);
+                }
                 case VersionFact v -> {
                     String mm = majorMinor(v.version());
                     if (v.component() != null && VERSIONED.contains(v.component())) {
@@ -134,6 +138,35 @@ public record CrashSignature(List<SignatureTerm> terms, String text) {
         }
         text.addAll(setting);
         return new CrashSignature(List.copyOf(terms.values()), capped(text));
+    }
+
+    /** The kinds that never decide a group: the likely cause changes with the KB, the rest is the setting. */
+    private static final Set<String> NOT_GROUPED = Set.of("cause");
+
+    /**
+     * The group this crash joins: a hash of its specific terms but the likely cause (normalised: lower case,
+     * sorted), so crashes with the same codes, libraries, modules and events meet whatever their setting; null
+     * for a crash with no specific term.
+     */
+    public String groupKey() {
+        List<String> keys = terms.stream().filter(SignatureTerm::specific).filter(t -> !NOT_GROUPED.contains(t.kind()))
+                .map(SignatureTerm::key).sorted().distinct().toList();
+        if (keys.isEmpty()) {
+            return null;
+        }
+        try {
+            byte[] h = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(String.join("\n", keys).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(h, 0, 6);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** What the group has in common, as the UI names it: the labels of the terms behind {@link #groupKey()}. */
+    public String groupLabel() {
+        return String.join(" · ", terms.stream().filter(SignatureTerm::specific).filter(t -> !NOT_GROUPED.contains(t.kind()))
+                .sorted(java.util.Comparator.comparing(SignatureTerm::key)).map(SignatureTerm::label).limit(4).toList());
     }
 
     /** The likely cause worth sharing: the first hypothesis with specific evidence, or null. */

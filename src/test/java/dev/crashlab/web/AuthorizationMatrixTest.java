@@ -75,6 +75,12 @@ class AuthorizationMatrixTest {
         POLICY.put("GET /api/bundles", VIEWER);
         POLICY.put("POST /api/bundles", REPORTER);
         POLICY.put("GET /api/bundles/search", VIEWER);
+        POLICY.put("GET /api/bundles/search/export", VIEWER);
+        POLICY.put("GET /api/bundles/search/fields", VIEWER);
+        POLICY.put("GET /api/bundles/trends", VIEWER);
+        POLICY.put("GET /api/groups", VIEWER);
+        POLICY.put("GET /api/groups/{key}", VIEWER);
+        POLICY.put("POST /api/groups/{key}/resolution", TRIAGER);
         POLICY.put("GET /api/bundles/{id}", VIEWER);
         POLICY.put("DELETE /api/bundles/{id}", Set.of("reporter", "triager"));
         POLICY.put("GET /api/bundles/{id}/facts", VIEWER);

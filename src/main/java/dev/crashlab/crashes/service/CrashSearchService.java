@@ -15,6 +15,8 @@ import dev.crashlab.crashes.ConfirmedCrashes;
 import dev.crashlab.crashes.CrashSignature;
 import dev.crashlab.crashes.SignatureTerm;
 import dev.crashlab.crashes.CrashIndex;
+import dev.crashlab.crashes.CrashFacets;
+import dev.crashlab.crashes.CrashQuery;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.annotation.PreDestroy;
 import dev.crashlab.diagnosis.ConfirmedCrashLookup;
@@ -63,17 +65,29 @@ public class CrashSearchService implements ConfirmedCrashLookup {
     private final Object buildLock = new Object();
     private volatile boolean building;
     // signatures stored while the index is being built; applied when it is done
-    private final Map<Long, CrashSignature> pending = new ConcurrentHashMap<>();
+    private final Map<Long, CrashIndex.Entry> pending = new ConcurrentHashMap<>();
 
     /** The cause someone confirmed for the bundle, or else its likely cause as its diagnosis ranked it. */
     public record LikelyCause(String id, String title, boolean confirmed) {}
 
-    /** A search hit with what the list shows of its bundle; snippets are HTML with {@code <mark>} around matches. */
+    /**
+     * A search hit with what the list shows of its bundle; snippets are HTML with {@code <mark>} around matches.
+     *
+     * @param group the bundle's group key (null when its crash has no specific term)
+     * @param gpu the first GPU model its files name, or null
+     * @param framework the first framework and version (e.g. {@code tensorflow 2.10}), or null
+     */
     public record SearchHit(long bundleId, String name, Instant uploadedAt, LikelyCause likelyCause, double score,
-                            List<String> snippets) {}
+                            List<String> snippets, String group, String gpu, String framework) {}
 
-    /** One page of search hits. */
-    public record SearchPage(String query, long total, int offset, int limit, List<SearchHit> hits) {}
+    /**
+     * One page of search hits, with facet counts over all matches.
+     *
+     * @param facets by dimension (cause, gpu, driver, cuda, framework, os, exit): value, count and the clause a click adds
+     * @param notes what the user should know about the query (a field that cannot match yet)
+     */
+    public record SearchPage(String query, long total, int offset, int limit, List<SearchHit> hits,
+                             Map<String, List<CrashIndex.FacetValue>> facets, List<String> notes) {}
 
     /** A similar past crash, what it shares and how much of the bundle's signature that is. */
     public record SimilarCrash(long bundleId, String name, Instant uploadedAt, LikelyCause likelyCause, double similarity,
@@ -82,10 +96,18 @@ public class CrashSearchService implements ConfirmedCrashLookup {
     /** The crashes most like one bundle, and the terms that bundle was compared on. */
     public record SimilarCrashes(long bundleId, List<SignatureTerm> signature, List<SimilarCrash> similar) {}
 
-    /** Searches past crashes. */
+    /** How many values of each facet a search returns. */
+    static final int FACET_VALUES = 8;
+
+    /**
+     * Searches past crashes with the query language ({@link CrashQuery}).
+     *
+     * @throws CrashQuery.Invalid for a query that does not parse, saying where
+     */
     public SearchPage search(String q, int offset, int limit) {
+        CrashQuery.Parsed parsed = CrashQuery.parse(q);
         CrashIndex i = index();
-        CrashIndex.Hits hits = i.search(q, offset, limit);
+        CrashIndex.Result hits = i.query(parsed, offset, limit, FACET_VALUES);
         List<Long> ids = hits.hits().stream().map(CrashIndex.Hit::bundleId).toList();
         Map<Long, Bundle> rows = bundles(ids);
         Map<Long, BundleResolution> confirmed = resolutions(ids);
@@ -96,10 +118,86 @@ public class CrashSearchService implements ConfirmedCrashLookup {
                 i.remove(h.bundleId()); // deleted by another instance
                 continue;
             }
-            out.add(new SearchHit(b.id, b.name, b.uploadedAt, cause(i.signature(h.bundleId()), confirmed.get(b.id)), h.score(),
-                    h.snippets()));
+            CrashSignature sig = i.signature(h.bundleId());
+            out.add(new SearchHit(b.id, b.name, b.uploadedAt, cause(sig, confirmed.get(b.id)), h.score(), h.snippets(),
+                    sig == null ? null : sig.groupKey(), first(sig, "gpu"), framework(sig)));
         }
-        return new SearchPage(q, hits.total(), offset, limit, out);
+        return new SearchPage(q, hits.total(), offset, limit, out, titled(hits.facets()), parsed.notes());
+    }
+
+    /** The past-crash index (built on first use), for the groups and trends counted from it. */
+    public CrashIndex indexForGroups() {
+        return index();
+    }
+
+    /** The most rows an export holds. */
+    public static final int MAX_EXPORT = 10_000;
+
+    /** A search hit as exported: what the list shows and the setting it happened in. */
+    public record ExportRow(long bundleId, String name, Instant uploadedAt, String causeId, String cause, boolean confirmed,
+                            String group, String gpu, String framework, String driver, String cuda, String os, String exitCode) {}
+
+    /**
+     * Every hit of a search (at most {@link #MAX_EXPORT}), in the search's order.
+     *
+     * @throws CrashQuery.Invalid for a query that does not parse
+     */
+    public List<ExportRow> export(String q, int max) {
+        CrashQuery.Parsed parsed = CrashQuery.parse(q);
+        CrashIndex i = index();
+        List<Long> ids = i.query(parsed, 0, Math.min(max, MAX_EXPORT), 0, false).hits().stream().map(CrashIndex.Hit::bundleId).toList();
+        List<ExportRow> out = new ArrayList<>();
+        for (int from = 0; from < ids.size(); from += PAGE) {
+            List<Long> part = ids.subList(from, Math.min(ids.size(), from + PAGE));
+            Map<Long, Bundle> rows = bundles(part);
+            Map<Long, BundleResolution> confirmed = resolutions(part);
+            for (long id : part) {
+                Bundle b = rows.get(id);
+                if (b == null) {
+                    continue;
+                }
+                CrashSignature sig = i.signature(id);
+                LikelyCause c = cause(sig, confirmed.get(id));
+                out.add(new ExportRow(id, b.name, b.uploadedAt, c == null ? null : c.id(), c == null ? null : c.title(),
+                        c != null && c.confirmed(), sig == null ? null : sig.groupKey(), first(sig, "gpu"), framework(sig),
+                        facet(sig, "driver"), facet(sig, "cuda"), facet(sig, "os"), facet(sig, "exit")));
+            }
+        }
+        return out;
+    }
+
+    private static String facet(CrashSignature s, String dim) {
+        if (s == null) {
+            return null;
+        }
+        String prefix = dim + "\0";
+        return CrashFacets.values(s, false).stream().filter(v -> v.startsWith(prefix)).map(v -> v.substring(prefix.length()))
+                .findFirst().orElse(null);
+    }
+
+    // the label of the signature's first term of this kind (a GPU's name as written)
+    static String first(CrashSignature s, String kind) {
+        return s == null ? null : s.terms().stream().filter(t -> t.kind().equals(kind)).map(SignatureTerm::label).findFirst().orElse(null);
+    }
+
+    static String framework(CrashSignature s) {
+        if (s == null) {
+            return null;
+        }
+        return CrashFacets.values(s, false).stream().filter(v -> v.startsWith("framework\0")).map(v -> v.substring(10))
+                .findFirst().orElse(null);
+    }
+
+    // cause facet values keep their id (the filter) and read as the KB article's title
+    private Map<String, List<CrashIndex.FacetValue>> titled(Map<String, List<CrashIndex.FacetValue>> facets) {
+        Map<String, List<CrashIndex.FacetValue>> out = new java.util.LinkedHashMap<>(facets);
+        out.computeIfPresent("cause", (k, values) -> values.stream().map(v -> new CrashIndex.FacetValue(causeTitle(v.value()),
+                v.count(), v.filter())).toList());
+        return out;
+    }
+
+    String causeTitle(String id) {
+        return knowledge.current().source().kb().article(id).map(a -> a.title()).orElse(id);
     }
 
     /** The crashes most like a bundle; empty for an unknown bundle. */
@@ -136,15 +234,16 @@ public class CrashSearchService implements ConfirmedCrashLookup {
         CrashSignature signature = CrashSignature.of(d.bundleName(), d.paths(), d.facts(), d.diagnosis(), d.confirmedId(),
                 d.confirmedTitle());
         d.row().signatureJson = toJson(signature);
-        indexed(d.bundleId(), signature);
+        Bundle b = Bundle.findById(d.bundleId());
+        indexed(new CrashIndex.Entry(d.bundleId(), signature, b == null ? 0 : b.uploadedAt.toEpochMilli(), d.confirmedId() != null));
     }
 
-    private void indexed(long bundleId, CrashSignature signature) {
+    private void indexed(CrashIndex.Entry e) {
         CrashIndex i = index;
         if (i != null) {
-            i.put(new CrashIndex.Entry(bundleId, signature));
+            i.put(e);
         } else if (building) {
-            pending.put(bundleId, signature);
+            pending.put(e.bundleId(), e);
         }
     }
 
@@ -182,7 +281,7 @@ public class CrashSearchService implements ConfirmedCrashLookup {
                 building = true;
                 try {
                     index = build();
-                    pending.forEach((id, sig) -> index.put(new CrashIndex.Entry(id, sig)));
+                    pending.values().forEach(index::put);
                     pending.clear();
                 } finally {
                     building = false;
@@ -200,14 +299,15 @@ public class CrashSearchService implements ConfirmedCrashLookup {
         while (true) {
             long from = after;
             List<Object[]> rows = QuarkusTransaction.requiringNew().call(() -> Bundle.getEntityManager().createQuery(
-                    "select b.id, d.signatureJson from Bundle b left join BundleDiagnosis d on d.bundleId = b.id"
+                    "select b.id, d.signatureJson, b.uploadedAt, r.bundleId from Bundle b"
+                            + " left join BundleDiagnosis d on d.bundleId = b.id left join BundleResolution r on r.bundleId = b.id"
                             + " where b.id > :after order by b.id", Object[].class)
                     .setParameter("after", from).setMaxResults(PAGE).getResultList());
             for (Object[] r : rows) {
                 long id = (Long) r[0];
                 Optional<CrashSignature> sig = fromJson((String) r[1]);
                 if (sig.isPresent()) {
-                    i.put(new CrashIndex.Entry(id, sig.get()));
+                    i.put(new CrashIndex.Entry(id, sig.get(), ((Instant) r[2]).toEpochMilli(), r[3] != null));
                 } else {
                     missing.add(id);
                 }

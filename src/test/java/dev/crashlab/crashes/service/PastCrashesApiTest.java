@@ -107,8 +107,12 @@ class PastCrashesApiTest {
         given().queryParam("q", "  ").when().get("/api/bundles/search").then().statusCode(400);
         given().queryParam("q", "x").queryParam("limit", 0).when().get("/api/bundles/search").then().statusCode(400);
         given().queryParam("q", "x").queryParam("offset", -1).when().get("/api/bundles/search").then().statusCode(400);
-        given().queryParam("q", "x ".repeat(700)).when().get("/api/bundles/search").then().statusCode(200);
-        given().queryParam("q", "<>&\"'%00 ||| (((").when().get("/api/bundles/search").then().statusCode(200);
+        given().queryParam("q", "x ".repeat(200)).when().get("/api/bundles/search").then().statusCode(200);
+        given().queryParam("q", "x ".repeat(700)).when().get("/api/bundles/search").then().statusCode(400)
+                .body("detail", containsString("at character 501"));
+        given().queryParam("q", "<>&'%00 |||").when().get("/api/bundles/search").then().statusCode(200);
+        given().queryParam("q", "<>&\"'%00 ||| (((").when().get("/api/bundles/search").then().statusCode(400)
+                .contentType(containsString("application/problem+json")).body("detail", containsString("at character 4"));
         given().when().get("/api/bundles/987654321/similar").then().statusCode(404)
                 .contentType(containsString("application/problem+json"));
         given().when().get("/api/bundles/1/similar?limit=500").then().statusCode(400);
