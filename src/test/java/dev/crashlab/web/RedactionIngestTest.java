@@ -137,7 +137,7 @@ class RedactionIngestTest {
             }
             assertThat(tables).anyMatch(t -> t.equalsIgnoreCase("artifact")).anyMatch(t -> t.equalsIgnoreCase("bundle_redaction"));
             for (String table : tables) {
-                try (Statement st = c.createStatement(); ResultSet r = st.executeQuery("select * from " + table)) {
+                try (Statement st = c.createStatement(); ResultSet r = st.executeQuery("select * from \"" + table + "\"")) {
                     int n = r.getMetaData().getColumnCount();
                     while (r.next()) {
                         rows++;
