@@ -248,7 +248,8 @@ class AuthorizationMatrixTest {
 
     /** Path parameters point at nothing, so allowed calls change nothing (404s, 400s). */
     private static String fill(String path) {
-        return path.replace("{id}", "987654321").replace("{artifactId}", "987654321").replace("{bundleId}", "987654321");
+        return path.replace("{id}", "987654321").replace("{artifactId}", "987654321").replace("{bundleId}", "987654321")
+                .replace("{key}", "0123456789ab");
     }
 
     private static String body(String contentType) {

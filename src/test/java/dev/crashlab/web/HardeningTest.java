@@ -27,7 +27,11 @@ import org.junit.jupiter.api.Test;
 @Tag("persistence")
 class HardeningTest {
 
-    static final String WORKER_TOKEN = "test-worker-token"; // %test.crashlab.lab.worker-token
+    /** A worker token bound to {@code worker}, made by the admin (workers claim only as themselves). */
+    static String workerToken(String worker) {
+        return given().contentType("application/json").body("{\"worker\":\"" + worker + "\"}").post("/api/admin/worker-tokens")
+                .then().statusCode(201).extract().path("secret");
+    }
 
     @TestHTTPResource("/")
     URL base;
@@ -90,7 +94,7 @@ class HardeningTest {
         given().contentType("application/json").body(big).post("/api/repro/jobs")
                 .then().statusCode(413).contentType(startsWith("application/problem+json"))
                 .body("detail", containsString("1 MiB"));
-        given().contentType("application/json").body(big).header("Authorization", "Bearer " + WORKER_TOKEN)
+        given().contentType("application/json").body(big).header("Authorization", "Bearer " + workerToken("big-" + UUID.randomUUID().toString().substring(0, 8)))
                 .post("/api/lab/claim").then().statusCode(413);
         // a chunked JSON body (no length) is refused; a small one reaches the resource and its own checks
         var chunked = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(base.toURI().resolve("/api/repro/jobs"))
@@ -179,11 +183,12 @@ class HardeningTest {
         }
         long mine = given().contentType("application/json").body("{\"spec\":" + spec + ",\"target\":\"worker:" + me + "\"}")
                 .post("/api/repro/jobs").then().statusCode(201).extract().<Integer>path("id").longValue();
+        String token = workerToken(me);
         String claim = "{\"worker\":\"" + me + "\",\"backend\":\"cpu\",\"devices\":[{\"name\":\"test CPU\"}],\"version\":\"test\"}";
-        given().header("Authorization", "Bearer " + WORKER_TOKEN).contentType("application/json").body(claim)
+        given().header("Authorization", "Bearer " + token).contentType("application/json").body(claim)
                 .post("/api/lab/claim").then().statusCode(200).body("id", equalTo((int) mine));
         // and nothing else is claimable by it: the GPU jobs stay queued
-        given().header("Authorization", "Bearer " + WORKER_TOKEN).contentType("application/json").body(claim)
+        given().header("Authorization", "Bearer " + token).contentType("application/json").body(claim)
                 .post("/api/lab/claim").then().statusCode(204);
         for (long id : unclaimable) {
             given().get("/api/repro/jobs/" + id).then().statusCode(200).body("state", equalTo("queued"));

@@ -39,8 +39,10 @@ class CrashGroupApiTest {
         if (withSmi) {
             z.text("nvidia-smi.txt", NVIDIA_SMI);
         }
-        return given().multiPart("file", name, z.build(), "application/zip").when().post("/api/bundles").then().statusCode(201)
+        long id = given().multiPart("file", name, z.build(), "application/zip").when().post("/api/bundles").then().statusCode(201)
                 .extract().jsonPath().getLong("id");
+        dev.crashlab.testing.Ready.await(id); // read and diagnosed in the background
+        return id;
     }
 
     static JsonPath search(String q) {

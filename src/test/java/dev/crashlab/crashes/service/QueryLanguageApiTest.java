@@ -46,8 +46,10 @@ class QueryLanguageApiTest {
                 z.bytes(f, Files.readAllBytes(dir.resolve(f)));
             }
         }
-        return given().multiPart("file", tag + "-" + dir.getFileName() + ".zip", z.build(), "application/zip")
+        long id = given().multiPart("file", tag + "-" + dir.getFileName() + ".zip", z.build(), "application/zip")
                 .when().post("/api/bundles").then().statusCode(201).extract().jsonPath().getLong("id");
+        dev.crashlab.testing.Ready.await(id); // read and diagnosed in the background
+        return id;
     }
 
     @Test
