@@ -99,6 +99,14 @@ final class CudaVsFrameworkBuild implements CompatCheck {
             return CompatOutcome.unknown(ID, "the bundle names no framework build or CUDA version it needs");
         }
         Observed p = s.cudaPresent().getFirst();
+        // a CUDA newer than every build the table knows says nothing: a later TF release may be built for it
+        int[] present = Versions.parse(p.value());
+        boolean newerThanAll = present != null && rows.stream().map(r -> Versions.parse(r.get("cuda")))
+                .allMatch(v -> v != null && (present[0] > v[0] || (present[0] == v[0] && present.length > 1 && v.length > 1 && present[1] > v[1])));
+        if (newerThanAll) {
+            return CompatOutcome.unknown(ID, "TensorFlow ran on CUDA " + p.value() + ", newer than any TF build this table lists; "
+                    + "the bundle does not say which TF version");
+        }
         for (CsvTable.Row r : rows) {
             if (sameCuda(p.value(), r.get("cuda"))) {
                 return CompatOutcome.unknown(ID, "TensorFlow ran on CUDA " + p.value() + ", which some TF releases were built for; "

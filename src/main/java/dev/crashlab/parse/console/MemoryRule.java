@@ -52,6 +52,9 @@ final class MemoryRule {
             }
             return;
         }
+        if (healthy(t)) {
+            return;
+        }
         lastMemoryMention = line.number;
         Matcher m;
         if (t.contains("OOM when allocating")) {
@@ -120,6 +123,17 @@ final class MemoryRule {
         } else if (t.contains("Out of memory: Kill") || t.contains("Out of memory: Killed process")) {
             emit(line, "host", null, null, null, "kernel OOM killer", out);
         }
+    }
+
+    /**
+     * Tells whether a line only reports memory a healthy start-up found (TF's {@code Created device ... with 6126 MB
+     * memory}, its {@code totalMemory: ... freeMemory:} device listing): no trouble, so a later {@code Killed} is not
+     * read as the OOM killer's because of it.
+     */
+    private static boolean healthy(String t) {
+        return (t.contains("Created") && t.contains("device") && t.contains("MB memory") && !containsOom(t))
+                || (t.contains("totalMemory:") && t.contains("freeMemory:"))
+                || t.contains("memoryClockRate");
     }
 
     private static boolean containsOom(String t) {

@@ -1,0 +1,48 @@
+package dev.crashlab.parse.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crashlab.fact.Fact;
+import dev.crashlab.fact.MemoryShortage;
+import dev.crashlab.parse.ParseInput;
+import dev.crashlab.sniff.ArtifactType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A bare {@code Killed} is a host memory shortage only after the log reported memory trouble, not a healthy start-up. */
+class ConsoleMemoryRuleTest {
+
+    static final String CREATED = "2026-11-20 14:21:07.802113: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1510] Created device "
+            + "/job:localhost/replica:0/task:0/device:GPU:0 with 6126 MB memory:  -> device: 0, name: NVIDIA GeForce RTX 2070, "
+            + "pci bus id: 0000:01:00.0, compute capability: 7.5\n";
+    static final String FOUND = "2026-11-20 14:21:07.700001: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1433] Found device 0 with properties:\n"
+            + "name: GeForce GTX 1080 major: 6 minor: 1 memoryClockRate(GHz): 1.7335\n"
+            + "totalMemory: 7.92GiB freeMemory: 7.80GiB\n";
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aHealthyCreatedDeviceLineDoesNotMakeALaterKilledAMemoryShortage() throws Exception {
+        assertThat(shortages(CREATED + "Epoch 1/10\n  3/500 [....] - loss: 0.69\nKilled\n")).isEmpty();
+        assertThat(shortages(FOUND + CREATED + "Epoch 1/10\nKilled\n")).isEmpty();
+    }
+
+    @Test
+    void aKilledAfterMemoryTroubleIsStillAHostShortage() throws Exception {
+        String trouble = "2026-11-20 14:22:00.100000: W tensorflow/core/framework/cpu_allocator_impl.cc:82] Allocation of "
+                + "4294967296 exceeds 10% of free system memory.\n";
+        assertThat(shortages(CREATED + trouble + "Killed\n")).singleElement()
+                .satisfies(s -> assertThat(s.where()).isEqualTo("host"));
+    }
+
+    private List<MemoryShortage> shortages(String log) throws Exception {
+        Path file = tmp.resolve("console-" + log.hashCode() + ".log");
+        Files.writeString(file, log);
+        List<Fact> facts = new ConsoleLogParser().parse(new ParseInput("console.log", ArtifactType.CONSOLE_LOG, file)).facts();
+        return facts.stream().filter(f -> f instanceof MemoryShortage).map(f -> (MemoryShortage) f).toList();
+    }
+}
