@@ -28,6 +28,7 @@ final class RankHypotheses implements Rule {
 
     @Override
     public void apply(DiagnosisContext ctx) {
+        lift(ctx);
         List<KbArticle> order = new ArrayList<>(ctx.kb.articles());
         order.sort(Comparator.comparingDouble((KbArticle a) -> -ctx.scores.getOrDefault(a.id(), 0.0)).thenComparing(KbArticle::id));
         double best = order.isEmpty() ? 0 : ctx.scores.getOrDefault(order.getFirst().id(), 0.0);
@@ -46,6 +47,26 @@ final class RankHypotheses implements Rule {
                     List.copyOf(ctx.against.getOrDefault(a.id(), Map.of()).values())));
         }
         ctx.ranked = out;
+    }
+
+    /**
+     * A special case with specific evidence of its own says more than the cause it specializes (Xid 79 is a
+     * hardware fault, and says which): it is scored just above its parent, which otherwise wins by adding up
+     * the general matchers both share. Only a close second is lifted (at least 0.6 of the parent's score).
+     */
+    static void lift(DiagnosisContext ctx) {
+        for (KbArticle a : ctx.kb.articles()) {
+            String parent = a.specializes();
+            if (parent == null || !ctx.scores.containsKey(parent) || !ctx.scores.containsKey(a.id())) {
+                continue;
+            }
+            boolean specific = ctx.evidence.getOrDefault(a.id(), Map.of()).values().stream().anyMatch(Evidence::specific);
+            double mine = ctx.scores.get(a.id());
+            double theirs = ctx.scores.get(parent);
+            if (specific && mine <= theirs && mine >= 0.6 * theirs) {
+                ctx.scores.put(a.id(), theirs + 0.001);
+            }
+        }
     }
 
     private static double round(double d) {
