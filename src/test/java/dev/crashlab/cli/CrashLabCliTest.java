@@ -72,7 +72,7 @@ class CrashLabCliTest {
         assertThat(tree.path("artifacts").get(0).path("path").asText()).isEqualTo("logs/crash.log");
 
         Run stats = run("facts", "--stats", dir.resolve("bundle").toString());
-        assertThat(stats.err()).containsPattern("stats: bytes=\\d+ seconds=[0-9.]+ mb_per_s=[0-9.]+ peak_heap_mib=[0-9.]+");
+        assertThat(stats.err()).containsPattern("stats: bytes=\\d+ seconds=[0-9.]+ cpu_seconds=[0-9.]+ mb_per_s=[0-9.]+ peak_heap_mib=[0-9.]+");
     }
 
     @Test

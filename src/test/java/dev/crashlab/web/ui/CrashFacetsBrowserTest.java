@@ -35,6 +35,20 @@ class CrashFacetsBrowserTest extends BrowserPageTest {
                 .extract().jsonPath().getLong("id");
     }
 
+    /** Signs a fresh viewer in and gives the browser its session cookie, as the sign-in page would. */
+    void signInWithCookie() {
+        String user = "facet-viewer-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        String password = "pw-" + java.util.UUID.randomUUID();
+        given().contentType("application/json")
+                .body(java.util.Map.of("username", user, "password", password, "roles", List.of("viewer")))
+                .post("/api/admin/users").then().statusCode(201);
+        String session = given().header("Authorization", "").contentType("application/json")
+                .body(java.util.Map.of("username", user, "password", password)).post("/api/auth/login")
+                .then().statusCode(200).extract().cookie("crashlab_session");
+        page.context().addCookies(List.of(new com.microsoft.playwright.options.Cookie("crashlab_session", session)
+                .setUrl(index.toURI().resolve("/").toString())));
+    }
+
     @Test
     void threeFacetClicksMakeAThreeFilterQueryAndTheHitsDownload() throws Exception {
         String tag = "facetui" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
@@ -72,6 +86,7 @@ class CrashFacetsBrowserTest extends BrowserPageTest {
         Files.createDirectories(SCREENSHOTS);
         page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("crash-facets.png")).setFullPage(true));
 
+        signInWithCookie(); // a download is fetched by the browser itself, with the session cookie a user has
         Download download = page.waitForDownload(() -> page.getByTestId("export-csv").click());
         List<String> lines = Files.readAllLines(download.path());
         assertTrue(lines.getFirst().startsWith("bundleId,name,uploadedAt"), lines::toString);
