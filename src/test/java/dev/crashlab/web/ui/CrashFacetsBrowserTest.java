@@ -31,12 +31,14 @@ class CrashFacetsBrowserTest extends BrowserPageTest {
         if (withSmi) {
             z.text("nvidia-smi.txt", Files.readString(Path.of("src/test/resources/fixtures/nvidia-smi-table/modern-550-two-gpus.txt")));
         }
-        return given().multiPart("file", name, z.build(), "application/zip").when().post("/api/bundles").then().statusCode(201)
+        long id = given().multiPart("file", name, z.build(), "application/zip").when().post("/api/bundles").then().statusCode(201)
                 .extract().jsonPath().getLong("id");
+        dev.crashlab.testing.Ready.await(id); // read, diagnosed and indexed in the background
+        return id;
     }
 
     /** Signs a fresh viewer in and gives the browser its session cookie, as the sign-in page would. */
-    void signInWithCookie() {
+    void signInWithCookie() throws java.net.URISyntaxException {
         String user = "facet-viewer-" + java.util.UUID.randomUUID().toString().substring(0, 8);
         String password = "pw-" + java.util.UUID.randomUUID();
         given().contentType("application/json")
