@@ -6,6 +6,7 @@ import { snippetParts } from '../diagnosis.ts';
 import { ErrorAlert, Loading, StatusBadge, Time, useTitle } from '../components/common.tsx';
 import { formatBytes } from '../format.ts';
 import { Link, navigate } from '../router.tsx';
+import { TrendsPanel } from '../components/TrendsChart.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -360,6 +361,7 @@ function BundleList({ pageNumber }: { pageNumber: number }) {
         </Link>
       </div>
       {total !== 0 && <CrashSearchForm q="" />}
+      {total !== 0 && pageNumber === 1 && <TrendsPanel />}
       {body}
     </div>
   );

@@ -3,6 +3,7 @@ import { ApiError, getLimits, uploadBundle, type UploadHandle, type UploadLimits
 import { ErrorAlert, useTitle } from '../components/common.tsx';
 import { formatBytes, formatMB, plural } from '../format.ts';
 import { navigate } from '../router.tsx';
+import { TrendsPanel } from '../components/TrendsChart.tsx';
 
 function fileKey(f: File): string {
   return `${f.name}\u0000${f.size}\u0000${f.lastModified}`;
@@ -287,6 +288,7 @@ export function UploadPage() {
           {files.length === 0 && !uploading && <span className="muted">Choose at least one file to upload.</span>}
         </div>
       </form>
+      <TrendsPanel />
     </div>
   );
 }

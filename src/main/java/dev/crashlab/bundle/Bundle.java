@@ -74,6 +74,10 @@ public class Bundle extends PanacheEntityBase {
     @Column(name = "removed", nullable = false)
     public Map<String, Integer> redactions = new TreeMap<>();
 
+    /** Kept by retention whatever its age ({@code retention.RetentionService}). */
+    @Column(nullable = false)
+    public boolean pinned;
+
     @OneToMany(mappedBy = "bundle", cascade = CascadeType.ALL, orphanRemoval = true)
     @OrderBy("path")
     public List<Artifact> artifacts = new ArrayList<>();

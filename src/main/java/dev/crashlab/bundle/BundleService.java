@@ -280,6 +280,16 @@ public class BundleService {
         });
     }
 
+    /** Which of these bundles are pinned (kept by retention whatever their age). */
+    public Set<Long> pinned(List<Long> ids) {
+        if (ids.isEmpty()) {
+            return Set.of();
+        }
+        return QuarkusTransaction.requiringNew().call(() -> Set.copyOf(Bundle.getEntityManager()
+                .createQuery("select b.id from Bundle b where b.id in :ids and b.pinned = true", Long.class)
+                .setParameter("ids", ids).getResultList()));
+    }
+
     /** Returns what is needed to serve one artifact's bytes, if the bundle holds that artifact. */
     public Optional<ArtifactContent> artifact(long bundleId, long artifactId) {
         return QuarkusTransaction.requiringNew().call(() -> Artifact.<Artifact>findByIdOptional(artifactId)

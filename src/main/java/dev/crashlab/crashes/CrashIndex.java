@@ -411,6 +411,8 @@ public final class CrashIndex implements Closeable {
                 yield ws.size() == 1 ? new TermQuery(new Term("text", ws.iterator().next())) : b.build();
             }
             case CrashQuery.Match m -> match(m);
+            case CrashQuery.Bundles ids -> new ConstantScoreQuery(new org.apache.lucene.search.TermInSetQuery("id",
+                    ids.ids().stream().map(id -> new BytesRef(Long.toString(id))).toList()));
             case CrashQuery.Not n -> {
                 Query inner = compile(n.node(), words, !negated);
                 yield inner == null ? null : new BooleanQuery.Builder().add(new MatchAllDocsQuery(), BooleanClause.Occur.FILTER)
@@ -487,7 +489,7 @@ public final class CrashIndex implements Closeable {
             }
             case DATE -> LongPoint.newRangeQuery("uploaded", m.low(), m.high());
             case YESNO -> new ConstantScoreQuery(new TermQuery(new Term("confirmed", m.value())));
-            case UPLOADER -> new MatchNoDocsQuery("bundles do not record their uploader yet");
+            case UPLOADER -> new MatchNoDocsQuery("uploader: not resolved to bundles (CrashQuery.Parsed.resolveUploaders)");
             case GROUP -> new ConstantScoreQuery(new TermQuery(new Term("group", m.value())));
         };
     }

@@ -66,7 +66,11 @@ public final class CrashQuery {
         YESNO,
         /** A date (UTC day). */
         DATE,
-        /** The uploader; bundles have none yet, so this matches nothing. */
+        /**
+         * Who uploaded the bundle: {@code me} (the caller) or a user name. The index does not hold uploaders: the
+         * caller resolves these clauses to bundle ids first ({@link Parsed#resolveUploaders}); unresolved, they match
+         * nothing.
+         */
         UPLOADER,
         /** The bundle's group (a signature hash). */
         GROUP
@@ -125,7 +129,17 @@ public final class CrashQuery {
     public enum Op { EQ, LT, LE, GT, GE }
 
     /** A node of a parsed query. */
-    public sealed interface Node permits Words, Match, Not, And, Or {}
+    public sealed interface Node permits Words, Match, Bundles, Not, And, Or {}
+
+    /**
+     * The bundles a clause was resolved to outside the index (an {@code uploader:} clause: the bundles that user
+     * uploaded, from the database).
+     */
+    public record Bundles(List<Long> ids, int position) implements Node {
+        public Bundles {
+            ids = List.copyOf(ids);
+        }
+    }
 
     /** Free words (the analyser splits them); {@code quoted} when they were written in quotes. */
     public record Words(String text, boolean quoted, int position) implements Node {}
@@ -157,6 +171,25 @@ public final class CrashQuery {
     public record Parsed(String text, Node root, List<String> notes) {
         public Parsed {
             notes = List.copyOf(notes);
+        }
+
+        /**
+         * This query with every {@code uploader:} clause replaced by the bundles {@code uploads} gives for its value
+         * ({@code me} already replaced by the caller's name when {@code me} is not null).
+         */
+        public Parsed resolveUploaders(String me, java.util.function.Function<String, List<Long>> uploads) {
+            return new Parsed(text, resolve(root, me, uploads), notes);
+        }
+
+        private static Node resolve(Node n, String me, java.util.function.Function<String, List<Long>> uploads) {
+            return switch (n) {
+                case Match m when m.field().kind() == FieldKind.UPLOADER ->
+                        new Bundles(uploads.apply(m.value().equalsIgnoreCase("me") && me != null ? me : m.value()), m.position());
+                case Not x -> new Not(resolve(x.node(), me, uploads));
+                case And a -> new And(a.nodes().stream().map(c -> resolve(c, me, uploads)).toList());
+                case Or o -> new Or(o.nodes().stream().map(c -> resolve(c, me, uploads)).toList());
+                default -> n;
+            };
         }
     }
 
@@ -419,8 +452,9 @@ public final class CrashQuery {
                 return new Match(f, op, v.equals("yes") || v.equals("true") ? "yes" : "no", 0, 0, t.pos());
             }
             case UPLOADER -> {
-                notes.add("uploader: bundles do not record who uploaded them yet, so '" + t.text() + ":" + raw
-                        + "' matches no bundle");
+                if (value.length() > 200) {
+                    throw new Invalid(valueAt, "a user name is at most 200 characters");
+                }
                 return new Match(f, op, value, 0, 0, t.pos());
             }
             default -> {

@@ -86,8 +86,8 @@ public class BundleIngest {
             Bundle.update("status = ?1, artifactsRead = 0 where readerVersion is not null and readerVersion < ?2",
                     BundleStatus.PROCESSING, BundleReader.VERSION);
             return Bundle.getEntityManager()
-                    .createQuery("select b.id from Bundle b where b.status = :s order by b.id", Long.class)
-                    .setParameter("s", BundleStatus.PROCESSING)
+                    .createQuery("select b.id from Bundle b where b.status in :s order by b.id", Long.class)
+                    .setParameter("s", List.of(BundleStatus.PROCESSING, BundleStatus.FAILED))
                     .getResultList();
         });
         if (!ids.isEmpty()) {
@@ -127,6 +127,9 @@ public class BundleIngest {
             if (found.isEmpty()) {
                 return; // deleted meanwhile
             }
+            if (found.get().status() == BundleStatus.FAILED) { // read again
+                QuarkusTransaction.requiringNew().run(() -> Bundle.update("status = ?1 where id = ?2", BundleStatus.PROCESSING, bundleId));
+            }
             List<BundleReader.Item> items = found.get().artifacts().stream().map(this::item).toList();
             long[] lastProgress = {System.nanoTime()};
             BundleFacts read = new BundleReader(budget()).read(items, (done, total) -> {
@@ -141,8 +144,14 @@ public class BundleIngest {
             diagnoses.computeQuietly(bundleId);
             QuarkusTransaction.requiringNew().run(() -> Bundle.update("status = ?1 where id = ?2", BundleStatus.READY, bundleId));
         } catch (Exception | OutOfMemoryError | StackOverflowError e) {
-            // left PROCESSING: read again at the next start; waiters hear of it now
+            // FAILED: the list says so; read again at the next start; waiters hear of it now
             LOG.errorf(e, "reading bundle %d failed; it is read again at the next start", bundleId);
+            try {
+                QuarkusTransaction.requiringNew().run(() -> Bundle.update("status = ?1 where id = ?2 and status = ?3",
+                        BundleStatus.FAILED, bundleId, BundleStatus.PROCESSING));
+            } catch (RuntimeException again) {
+                LOG.warnf("could not mark bundle %d as failed: %s", bundleId, again.getMessage());
+            }
         } finally {
             CompletableFuture<Void> w = waiters.remove(bundleId);
             if (w != null) {
@@ -170,6 +179,10 @@ public class BundleIngest {
             }
             if (b.get().status() == BundleStatus.READY) {
                 return;
+            }
+            if (b.get().status() == BundleStatus.FAILED && !queued.contains(bundleId)) {
+                throw new DomainException(DomainException.Kind.CONFLICT, "bundle-read-failed", "Bundle could not be read",
+                        "reading bundle " + bundleId + " failed; the server log says why, and it is read again at the next start");
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {

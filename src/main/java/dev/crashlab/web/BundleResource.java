@@ -23,6 +23,7 @@ import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
@@ -67,6 +68,9 @@ public class BundleResource {
     @Inject
     dev.crashlab.crashes.service.CrashSearchService crashes;
 
+    @Inject
+    dev.crashlab.retention.RetentionService retention;
+
     @POST
     @Consumes(MediaType.MULTIPART_FORM_DATA)
     @RolesAllowed(Roles.REPORTER)
@@ -100,6 +104,11 @@ public class BundleResource {
                 }
                 uploads.add(new Upload(fileName, f.file(), f.sha256()));
             }
+            long incoming = 0;
+            for (Upload u : uploads) {
+                incoming += Files.size(u.file());
+            }
+            retention.checkQuota(dev.crashlab.web.auth.Callers.of(identity), incoming);
             return created(bundles.create(parts.fields().get("name"), checkNotes(parts.fields().get("notes")), uploads));
         } finally {
             bundles.discard(received);
@@ -125,6 +134,7 @@ public class BundleResource {
                 throw new BundleRejectedException(BundleRejectedException.Kind.NOT_AN_ARCHIVE,
                         "the request body is not a zip, tar or gzip archive; send loose files as multipart/form-data parts named `file`");
             }
+            retention.checkQuota(dev.crashlab.web.auth.Callers.of(identity), Files.size(received));
             String fileName = ContentDisposition.fileName(disposition).orElse(name != null && !name.isBlank() ? name : "bundle");
             return created(bundles.create(name, checkNotes(notes), List.of(new Upload(fileName, received, sha256))));
         } finally {
@@ -167,9 +177,16 @@ public class BundleResource {
 
     @GET
     @RolesAllowed(Roles.VIEWER)
-    @Operation(summary = "List bundles, newest first")
-    public Page<BundleSummary> list(@RestQuery @DefaultValue("0") String page, @RestQuery @DefaultValue("20") String size) {
-        return bundles.list(Paging.number("page", page, 0, Paging.MAX_PAGE), Paging.number("size", size, 1, 100));
+    @Operation(summary = "List bundles, newest first: {\"items\":[{\"id\",\"name\",\"displayName\",\"uploadedAt\",\"size\","
+            + "\"sha256\",\"status\" (PROCESSING, READY or FAILED),\"artifactCount\",\"likelyCause\":{\"id\",\"title\",\"confirmed\"},"
+            + "\"group\",\"gpu\",\"framework\",\"pinned\"}],\"page\",\"size\",\"total\"}")
+    public Page<BundleRows.BundleRow> list(@RestQuery @DefaultValue("0") String page, @RestQuery @DefaultValue("20") String size) {
+        Page<BundleSummary> p = bundles.list(Paging.number("page", page, 0, Paging.MAX_PAGE), Paging.number("size", size, 1, 100));
+        List<Long> ids = p.items().stream().map(BundleSummary::id).toList();
+        Map<Long, dev.crashlab.crashes.service.CrashSearchService.RowFacts> facts = crashes.rowFacts(ids);
+        java.util.Set<Long> pinned = bundles.pinned(ids);
+        return new Page<>(p.items().stream().map(b -> BundleRows.of(b, facts.get(b.id()), pinned.contains(b.id()))).toList(),
+                p.page(), p.size(), p.total());
     }
 
     @GET
@@ -228,5 +245,32 @@ public class BundleResource {
         crashes.removed(id);
         audit.record(who, "bundle.delete", "bundle " + id, doomed.name());
         return Response.noContent().build();
+    }
+
+    /** Whether a bundle is pinned, after a pin or unpin. */
+    public record PinState(long bundleId, boolean pinned) {}
+
+    @PUT
+    @Path("/{id}/pin")
+    @RolesAllowed(Roles.TRIAGER)
+    @Operation(summary = "Pin a bundle: retention keeps it whatever its age (audited as bundle.pin): {\"bundleId\",\"pinned\":true}")
+    public PinState pin(@RestPath long id) {
+        return setPinned(id, true);
+    }
+
+    @DELETE
+    @Path("/{id}/pin")
+    @RolesAllowed(Roles.TRIAGER)
+    @Operation(summary = "Unpin a bundle: retention may delete it once it is old enough and has no confirmed cause (audited as"
+            + " bundle.unpin): {\"bundleId\",\"pinned\":false}")
+    public PinState unpin(@RestPath long id) {
+        return setPinned(id, false);
+    }
+
+    private PinState setPinned(long id, boolean pinned) {
+        if (!retention.pin(id, pinned, dev.crashlab.web.auth.Callers.of(identity))) {
+            throw ProblemException.notFound("no bundle " + id);
+        }
+        return new PinState(id, pinned);
     }
 }

@@ -27,10 +27,18 @@ public class CrashSearchResource {
     @Inject
     CrashSearchService crashes;
 
+    @Inject
+    io.quarkus.security.identity.SecurityIdentity identity;
+
+    // the caller's name as bundle ownership records it (uploader:me)
+    private String caller() {
+        return dev.crashlab.web.auth.Callers.of(identity).name();
+    }
+
     @GET
     @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "Search past crashes with the query language (fields such as cause:, exit:, gpu:\"RTX 3090\", driver:<470,"
-            + " cuda:11.*, tensorflow:>=2.10, os:, xid:, lib:, confirmed:yes, uploaded:>2026-11-01; free words; -, OR, parentheses):"
+            + " cuda:11.*, tensorflow:>=2.10, os:, xid:, lib:, confirmed:yes, uploaded:>2026-11-01, uploader:me; free words; -, OR, parentheses):"
             + " {\"query\",\"total\",\"offset\",\"limit\",\"hits\":[{\"bundleId\",\"name\",\"uploadedAt\","
             + "\"likelyCause\":{\"id\",\"title\",\"confirmed\"},\"score\",\"snippets\",\"group\",\"gpu\",\"framework\"}],"
             + "\"facets\":{dim:[{\"value\",\"count\",\"filter\"}]},\"notes\"}; snippets are HTML with <mark> around matches;"
@@ -46,7 +54,7 @@ public class CrashSearchResource {
             throw new ProblemException(400, "bad-query", "Query not understood",
                     "the query is longer than " + MAX_QUERY + " characters (at character " + (MAX_QUERY + 1) + ")");
         }
-        return crashes.search(q, offset, limit);
+        return crashes.search(q, caller(), offset, limit);
     }
 
     @GET
@@ -65,7 +73,7 @@ public class CrashSearchResource {
         if (!format.equals("csv") && !format.equals("json")) {
             throw new ProblemException(400, "bad-format", "Bad format", "format is csv or json");
         }
-        java.util.List<CrashSearchService.ExportRow> rows = crashes.export(q, CrashSearchService.MAX_EXPORT);
+        java.util.List<CrashSearchService.ExportRow> rows = crashes.export(q, caller(), CrashSearchService.MAX_EXPORT);
         String name = "crashes." + format;
         if (format.equals("json")) {
             return jakarta.ws.rs.core.Response.ok(rows, MediaType.APPLICATION_JSON)

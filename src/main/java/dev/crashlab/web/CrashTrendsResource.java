@@ -23,6 +23,9 @@ public class CrashTrendsResource {
     @Inject
     CrashGroupService groups;
 
+    @Inject
+    io.quarkus.security.identity.SecurityIdentity identity;
+
     @GET
     @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "Crashes per day by likely or confirmed cause over the last `days` days (UTC), of the bundles `q` matches"
@@ -35,6 +38,6 @@ public class CrashTrendsResource {
             throw new ProblemException(400, "bad-query", "Query not understood", "the query is longer than "
                     + CrashSearchResource.MAX_QUERY + " characters");
         }
-        return groups.trends(q, days);
+        return groups.trends(q, dev.crashlab.web.auth.Callers.of(identity).name(), days);
     }
 }

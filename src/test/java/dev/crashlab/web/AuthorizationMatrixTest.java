@@ -90,6 +90,9 @@ class AuthorizationMatrixTest {
         POLICY.put("GET /api/bundles/{id}/resolution", VIEWER);
         POLICY.put("PUT /api/bundles/{id}/resolution", TRIAGER);
         POLICY.put("DELETE /api/bundles/{id}/resolution", TRIAGER);
+        POLICY.put("PUT /api/bundles/{id}/pin", TRIAGER);
+        POLICY.put("DELETE /api/bundles/{id}/pin", TRIAGER);
+        POLICY.put("GET /api/retention", VIEWER);
         POLICY.put("GET /api/kb", VIEWER);
         POLICY.put("GET /api/kb/search", VIEWER);
         POLICY.put("GET /api/kb/{id}", VIEWER);

@@ -136,7 +136,12 @@ public class CrashGroupService {
 
     /** Crashes per day by cause over the last {@code days} days (UTC), of the bundles {@code q} matches (all if blank). */
     public Trends trends(String q, int days) {
-        CrashQuery.Parsed parsed = q == null || q.isBlank() ? null : CrashQuery.parse(q);
+        return trends(q, null, days);
+    }
+
+    /** {@link #trends(String, int)} for a caller ({@code uploader:me}: the bundles {@code caller} uploaded). */
+    public Trends trends(String q, String caller, int days) {
+        CrashQuery.Parsed parsed = q == null || q.isBlank() ? null : crashes.parse(q, caller);
         LocalDate today = LocalDate.now(ZoneOffset.UTC);
         LocalDate from = today.minusDays(days - 1L);
         long start = from.atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();

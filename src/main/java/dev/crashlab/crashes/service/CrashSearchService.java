@@ -105,7 +105,16 @@ public class CrashSearchService implements ConfirmedCrashLookup {
      * @throws CrashQuery.Invalid for a query that does not parse, saying where
      */
     public SearchPage search(String q, int offset, int limit) {
-        CrashQuery.Parsed parsed = CrashQuery.parse(q);
+        return search(q, null, offset, limit);
+    }
+
+    /**
+     * {@link #search(String, int, int)} for a caller: {@code uploader:me} means the bundles {@code caller} uploaded.
+     *
+     * @param caller the caller's user name (as bundle ownership records it), or null
+     */
+    public SearchPage search(String q, String caller, int offset, int limit) {
+        CrashQuery.Parsed parsed = parse(q, caller);
         CrashIndex i = index();
         CrashIndex.Result hits = i.query(parsed, offset, limit, FACET_VALUES);
         List<Long> ids = hits.hits().stream().map(CrashIndex.Hit::bundleId).toList();
@@ -123,6 +132,63 @@ public class CrashSearchService implements ConfirmedCrashLookup {
                     sig == null ? null : sig.groupKey(), first(sig, "gpu"), framework(sig)));
         }
         return new SearchPage(q, hits.total(), offset, limit, out, titled(hits.facets()), parsed.notes());
+    }
+
+    /** The most bundles an {@code uploader:} clause stands for (the newest uploads of that user). */
+    static final int MAX_UPLOADER_BUNDLES = 100_000;
+
+    /**
+     * Parses a query and resolves its {@code uploader:} clauses to the bundles that user uploaded ({@code me}: the
+     * caller; with no caller, {@code me} matches nothing).
+     *
+     * @throws CrashQuery.Invalid for a query that does not parse
+     */
+    public CrashQuery.Parsed parse(String q, String caller) {
+        CrashQuery.Parsed parsed = CrashQuery.parse(q);
+        return parsed.resolveUploaders(caller, name -> name.equalsIgnoreCase("me") ? List.of() : uploadedBy(name));
+    }
+
+    // the bundles a user uploaded, newest first (bundle_owner; a plain query keeps crashes free of the account package)
+    private static List<Long> uploadedBy(String owner) {
+        return QuarkusTransaction.joiningExisting().call(() -> {
+            @SuppressWarnings("unchecked")
+            List<Number> ids = Bundle.getEntityManager()
+                    .createNativeQuery("select bundle_id from bundle_owner where owner = ?1 order by bundle_id desc")
+                    .setParameter(1, owner).setMaxResults(MAX_UPLOADER_BUNDLES).getResultList();
+            return ids.stream().map(Number::longValue).toList();
+        });
+    }
+
+    /**
+     * What the Bundles list shows of a diagnosed bundle beside its name.
+     *
+     * @param exception the first exception type or exit code its files name (for a default name), or null
+     */
+    public record RowFacts(LikelyCause likelyCause, String group, String gpu, String framework, String exception) {}
+
+    /**
+     * The list's facts of these bundles, from their stored signatures (no index needed); bundles not yet diagnosed are
+     * absent.
+     */
+    public Map<Long, RowFacts> rowFacts(List<Long> ids) {
+        if (ids.isEmpty()) {
+            return Map.of();
+        }
+        return QuarkusTransaction.requiringNew().call(() -> {
+            Map<Long, BundleResolution> confirmed = resolutions(ids);
+            Map<Long, RowFacts> out = new HashMap<>();
+            for (BundleDiagnosis d : BundleDiagnosis.<BundleDiagnosis>list("bundleId in ?1", ids)) {
+                CrashSignature sig = fromJson(d.signatureJson).orElse(null);
+                String exception = first(sig, "exception");
+                if (exception == null) {
+                    exception = sig == null ? null : sig.terms().stream().filter(t -> t.kind().equals("exit"))
+                            .map(t -> "exit " + t.key().substring("exit:".length())).findFirst().orElse(null);
+                }
+                out.put(d.bundleId, new RowFacts(cause(sig, confirmed.get(d.bundleId)), sig == null ? null : sig.groupKey(),
+                        first(sig, "gpu"), framework(sig), exception));
+            }
+            return out;
+        });
     }
 
     /** The past-crash index (built on first use), for the groups and trends counted from it. */
@@ -143,7 +209,12 @@ public class CrashSearchService implements ConfirmedCrashLookup {
      * @throws CrashQuery.Invalid for a query that does not parse
      */
     public List<ExportRow> export(String q, int max) {
-        CrashQuery.Parsed parsed = CrashQuery.parse(q);
+        return export(q, null, max);
+    }
+
+    /** {@link #export(String, int)} for a caller ({@code uploader:me}). */
+    public List<ExportRow> export(String q, String caller, int max) {
+        CrashQuery.Parsed parsed = parse(q, caller);
         CrashIndex i = index();
         List<Long> ids = i.query(parsed, 0, Math.min(max, MAX_EXPORT), 0, false).hits().stream().map(CrashIndex.Hit::bundleId).toList();
         List<ExportRow> out = new ArrayList<>();

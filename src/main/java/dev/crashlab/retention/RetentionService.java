@@ -1,0 +1,135 @@
+package dev.crashlab.retention;
+
+import dev.crashlab.account.AuditLog;
+import dev.crashlab.account.Caller;
+import dev.crashlab.bundle.Bundle;
+import dev.crashlab.bundle.BundleService;
+import dev.crashlab.config.RetentionConfig;
+import dev.crashlab.crashes.service.CrashSearchService;
+import dev.crashlab.domain.DomainException;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import org.jboss.logging.Logger;
+
+/**
+ * Deletes bundles past the retention age (not pinned, no confirmed cause) and keeps each user within the storage
+ * quota. Both write audit rows: {@code retention.delete} per deleted bundle (actor {@code retention}),
+ * {@code quota.refused} per refused upload, {@code bundle.pin}/{@code bundle.unpin}.
+ *
+ * <p>NOTE: several servers on one database may sweep at once; a bundle another one deleted first is skipped.
+ */
+@ApplicationScoped
+public class RetentionService {
+
+    private static final Logger LOG = Logger.getLogger(RetentionService.class);
+    /** The audit log's actor for what the sweep does. */
+    public static final String ACTOR = "retention";
+
+    @Inject
+    RetentionConfig config;
+
+    @Inject
+    BundleService bundles;
+
+    @Inject
+    CrashSearchService crashes;
+
+    @Inject
+    AuditLog audit;
+
+    /** The settings and the caller's usage, as the UI shows them. */
+    public record Usage(int retentionDays, Long quotaBytes, long usedBytes, long bundles) {}
+
+    /** What one sweep did. */
+    public record SweepReport(int deleted, Instant cutoff) {}
+
+    /** The settings and what {@code owner}'s bundles add up to. */
+    public Usage usage(String owner) {
+        long[] used = used(owner);
+        return new Usage(config.days(), config.quota().map(q -> q.asLongValue()).orElse(null), used[0], used[1]);
+    }
+
+    // bytes and count of the owner's bundles
+    private static long[] used(String owner) {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            Object[] row = (Object[]) Bundle.getEntityManager().createNativeQuery(
+                    "select coalesce(sum(b.size_bytes), 0), count(b.id) from bundle b join bundle_owner o on o.bundle_id = b.id"
+                            + " where o.owner = ?1").setParameter(1, owner).getSingleResult();
+            return new long[] {((Number) row[0]).longValue(), ((Number) row[1]).longValue()};
+        });
+    }
+
+    /**
+     * Refuses an upload of {@code incoming} bytes that would take the caller past the quota (and writes the refusal to
+     * the audit log).
+     *
+     * @throws DomainException TOO_LARGE (413) saying how much is used and what to do
+     */
+    public void checkQuota(Caller who, long incoming) {
+        if (config.quota().isEmpty()) {
+            return;
+        }
+        long quota = config.quota().get().asLongValue();
+        long used = used(who.name())[0];
+        if (used + incoming > quota) {
+            audit.record(who, "quota.refused", null, "upload of " + incoming + " bytes; " + used + " of " + quota + " bytes used");
+            throw new DomainException(DomainException.Kind.TOO_LARGE, "quota-exceeded", "Storage quota reached",
+                    "your bundles take " + mib(used) + " of your " + mib(quota) + " quota, and this upload is " + mib(incoming)
+                            + "; delete bundles you no longer need, or ask an administrator to raise crashlab.retention.quota");
+        }
+    }
+
+    private static String mib(long bytes) {
+        return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
+    }
+
+    /** Pins or unpins a bundle (and writes it to the audit log); false when there is no such bundle. */
+    public boolean pin(long bundleId, boolean pinned, Caller who) {
+        int n = QuarkusTransaction.requiringNew().call(() -> Bundle.update("pinned = ?1 where id = ?2", pinned, bundleId));
+        if (n == 0) {
+            return false;
+        }
+        audit.record(who, pinned ? "bundle.pin" : "bundle.unpin", "bundle " + bundleId, null);
+        return true;
+    }
+
+    /**
+     * Deletes the bundles uploaded before {@code now} minus the retention age that are neither pinned nor confirmed, at
+     * most {@code crashlab.retention.max-deletes-per-sweep}; nothing when retention is off ({@code days = 0}).
+     */
+    public SweepReport sweep(Instant now) {
+        int days = config.days();
+        if (days <= 0) {
+            return new SweepReport(0, null);
+        }
+        Instant cutoff = now.minus(days, ChronoUnit.DAYS);
+        @SuppressWarnings("unchecked")
+        List<Object[]> doomed = QuarkusTransaction.requiringNew().call(() -> Bundle.getEntityManager().createNativeQuery(
+                "select b.id, b.name from bundle b where b.uploaded_at < ?1 and b.pinned = false"
+                        + " and not exists (select 1 from bundle_resolution r where r.bundle_id = b.id) order by b.uploaded_at, b.id")
+                .setParameter(1, cutoff).setMaxResults(Math.max(1, config.maxDeletesPerSweep())).getResultList());
+        int deleted = 0;
+        for (Object[] row : doomed) {
+            long id = ((Number) row[0]).longValue();
+            try {
+                if (bundles.delete(id)) {
+                    crashes.removed(id);
+                    audit.record(ACTOR, "retention.delete", "bundle " + id,
+                            row[1] + " (uploaded before " + cutoff.truncatedTo(ChronoUnit.SECONDS) + ", kept " + days + " days)");
+                    deleted++;
+                }
+            } catch (IOException | RuntimeException e) {
+                LOG.warnf("retention: could not delete bundle %d: %s", id, e.toString());
+            }
+        }
+        if (deleted > 0) {
+            LOG.infof("retention: deleted %d bundle(s) uploaded before %s", deleted, cutoff);
+        }
+        return new SweepReport(deleted, cutoff);
+    }
+}

@@ -1,0 +1,76 @@
+package dev.crashlab.web;
+
+import dev.crashlab.bundle.BundleStatus;
+import dev.crashlab.bundle.BundleViews.BundleSummary;
+import dev.crashlab.crashes.service.CrashSearchService;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/** The Bundles list's rows: the stored bundle, its likely cause, group and setting, and a name a person can tell apart. */
+final class BundleRows {
+
+    private BundleRows() {}
+
+    /**
+     * One row of the Bundles list.
+     *
+     * @param name the name as stored (the name given at upload, else the first file's)
+     * @param displayName {@code name}, or for a generic one (a lone {@code crash.log}) the name with the exception or
+     *     exit code and the GPU its files name
+     * @param likelyCause the confirmed cause, else the diagnosis' top one; null before the diagnosis or when it has none
+     * @param group the crash group's key, or null
+     * @param pinned kept by retention whatever its age
+     */
+    record BundleRow(long id, String name, String displayName, Instant uploadedAt, long size, String sha256, BundleStatus status,
+                     long artifactCount, CrashSearchService.LikelyCause likelyCause, String group, String gpu, String framework,
+                     boolean pinned) {}
+
+    private static final Set<String> ARCHIVE_ENDINGS = Set.of(".zip", ".tar", ".tgz", ".tar.gz", ".gz", ".tar.bz2", ".tbz2");
+
+    /** Names that say nothing about which crash it was. */
+    private static final Set<String> GENERIC = Set.of("bundle", "crash", "log", "logs", "output", "out", "stdout", "stderr",
+            "console", "error", "errors", "trace", "traceback", "train", "training", "run", "job", "nohup", "debug", "file-1");
+
+    static BundleRow of(BundleSummary b, CrashSearchService.RowFacts f, boolean pinned) {
+        return new BundleRow(b.id(), b.name(), displayName(b.name(), b.artifactCount(), f), b.uploadedAt(), b.size(), b.sha256(),
+                b.status(), b.artifactCount(), f == null ? null : f.likelyCause(), f == null ? null : f.group(),
+                f == null ? null : f.gpu(), f == null ? null : f.framework(), pinned);
+    }
+
+    /**
+     * The name the list shows: a given or archive name as is; a generic file name ({@code crash.log}, {@code output.txt})
+     * followed by what tells the crash apart: its exception or exit code and its GPU, else how many files came with it.
+     */
+    static String displayName(String name, long artifactCount, CrashSearchService.RowFacts f) {
+        if (!generic(name)) {
+            return name;
+        }
+        List<String> parts = new java.util.ArrayList<>();
+        parts.add(name);
+        if (f != null && f.exception() != null) {
+            parts.add(f.exception());
+        }
+        if (f != null && f.gpu() != null) {
+            parts.add(f.gpu());
+        }
+        if (parts.size() == 1 && artifactCount > 1) {
+            parts.add("and " + (artifactCount - 1) + (artifactCount == 2 ? " more file" : " more files"));
+        }
+        return String.join(" · ", parts);
+    }
+
+    static boolean generic(String name) {
+        String base = name.substring(name.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
+        for (String ending : ARCHIVE_ENDINGS) {
+            if (base.endsWith(ending)) {
+                base = base.substring(0, base.length() - ending.length());
+                return GENERIC.contains(base);
+            }
+        }
+        int dot = base.indexOf('.');
+        String stem = dot < 0 ? base : base.substring(0, dot);
+        return GENERIC.contains(stem) || GENERIC.contains(stem.replaceAll("[-_ ]?\\d+$", ""));
+    }
+}
