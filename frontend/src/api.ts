@@ -29,16 +29,48 @@ export interface Bundle {
   budgetNotes: string[];
   /** Secrets replaced by `<redacted:kind>` at upload, per kind (empty when none). */
   redactions?: Record<string, number>;
+  /** Kept by retention whatever its age. */
+  pinned?: boolean;
 }
 
 export interface BundleSummary {
   id: number;
+  /** The name as stored (given at upload, else the first file's). */
   name: string;
+  /** What the list shows: the name, or for a generic one ("crash.log") the name with the exception and GPU. */
+  displayName?: string;
   uploadedAt: string;
   size: number;
   sha256: string;
+  /** PROCESSING, READY or FAILED. */
   status: string;
   artifactCount: number;
+  /** The confirmed cause, else the diagnosis' top one; null until diagnosed or when there is none. */
+  likelyCause?: { id: string; title: string; confirmed: boolean } | null;
+  /** The crash group's key. */
+  group?: string | null;
+  gpu?: string | null;
+  framework?: string | null;
+  pinned?: boolean;
+}
+
+/** Retention settings and the caller's storage use (GET /api/retention). */
+export interface RetentionUsage {
+  /** 0: bundles are kept forever. */
+  retentionDays: number;
+  /** null: no quota. */
+  quotaBytes: number | null;
+  usedBytes: number;
+  bundles: number;
+}
+
+export function getRetention(signal?: AbortSignal): Promise<RetentionUsage> {
+  return getJson<RetentionUsage>('/api/retention', signal);
+}
+
+/** Pins (keeps whatever its age) or unpins a bundle. */
+export async function setPinned(id: number | string, pinned: boolean): Promise<void> {
+  await request(`${bundleUrl(id)}/pin`, { method: pinned ? 'PUT' : 'DELETE' });
 }
 
 export interface BundlePage {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError, deleteBundle, getBundle, getBundleFacts, type Artifact, type Bundle, type SourceRef } from '../api.ts';
+import { ApiError, deleteBundle, getBundle, setPinned, getBundleFacts, type Artifact, type Bundle, type SourceRef } from '../api.ts';
 import { ArtifactViewer } from '../components/ArtifactViewer.tsx';
 import { EnvironmentPanel, type FactsState } from '../components/EnvironmentPanel.tsx';
 import { FactsSection } from '../components/FactsSection.tsx';
@@ -25,6 +25,7 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
   const mayDelete = triager || reporter; // reporters: their own bundles (the server checks)
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [deleting, setDeleting] = useState(false);
+  const [pinning, setPinning] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const [reload, setReload] = useState(0);
   const [facts, setFacts] = useState<FactsState>({ kind: 'loading' });
@@ -151,6 +152,19 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
     navigate(`/bundles/${bundle.id}${next}`, { replace: true });
   }
 
+  async function onPin() {
+    setPinning(true);
+    setDeleteError(null);
+    try {
+      await setPinned(bundle.id, !bundle.pinned);
+      setReload((n) => n + 1);
+    } catch (err) {
+      setDeleteError(err instanceof Error ? err.message : 'Could not change the pin.');
+    } finally {
+      setPinning(false);
+    }
+  }
+
   async function onDelete() {
     const what = `Delete bundle "${bundle.name}" and its ${plural(bundle.artifacts.length, 'artifact')}? This cannot be undone.`;
     if (!window.confirm(what)) return;
@@ -174,13 +188,31 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
         <h1 className="bundle-name" data-testid="bundle-name">
           {bundle.name}
         </h1>
+        {triager && (
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={onPin}
+            disabled={pinning}
+            data-testid="pin-button"
+            aria-pressed={bundle.pinned ? 'true' : 'false'}
+            title={bundle.pinned ? 'Retention may delete it again once it is old enough' : 'Retention keeps a pinned bundle whatever its age'}
+          >
+            {bundle.pinned ? 'Unpin' : 'Pin'}
+          </button>
+        )}
         {mayDelete && (
           <button type="button" className="btn btn-danger" onClick={onDelete} disabled={deleting}>
             {deleting ? 'Deleting…' : 'Delete'}
           </button>
         )}
       </div>
-      {deleteError && <ErrorAlert title="Delete failed">{deleteError}</ErrorAlert>}
+      {deleteError && <ErrorAlert title="That did not work">{deleteError}</ErrorAlert>}
+      {bundle.pinned && (
+        <p className="muted" data-testid="pinned-note">
+          Pinned: retention keeps this bundle whatever its age.
+        </p>
+      )}
 
       <dl className="meta">
         <div>

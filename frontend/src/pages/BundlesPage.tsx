@@ -288,6 +288,8 @@ function BundleList({ pageNumber }: { pageNumber: number }) {
                 <thead>
                   <tr>
                     <th scope="col">Name</th>
+                    <th scope="col">Cause</th>
+                    <th scope="col">Setting</th>
                     <th scope="col">Uploaded</th>
                     <th scope="col" className="num">
                       Size
@@ -302,7 +304,34 @@ function BundleList({ pageNumber }: { pageNumber: number }) {
                   {items.map((b) => (
                     <tr key={b.id} data-testid="bundle-row">
                       <td className="name-cell">
-                        <Link to={`/bundles/${b.id}`}>{b.name}</Link>
+                        <Link to={`/bundles/${b.id}`} title={b.displayName && b.displayName !== b.name ? b.name : undefined} data-testid="bundle-row-name">
+                          {b.displayName ?? b.name}
+                        </Link>
+                        {b.pinned && (
+                          <span className="badge badge-neutral bundle-pinned" title="Retention keeps it whatever its age" data-testid="bundle-row-pinned">
+                            pinned
+                          </span>
+                        )}
+                      </td>
+                      <td data-testid="bundle-row-cause">
+                        {b.likelyCause ? (
+                          <span className={b.likelyCause.confirmed ? 'cause-confirmed' : undefined}>
+                            <Link to={`/kb/${encodeURIComponent(b.likelyCause.id)}`}>{b.likelyCause.title}</Link>
+                            {b.likelyCause.confirmed ? ' (confirmed)' : ''}
+                          </span>
+                        ) : (
+                          <span className="muted">{b.status === 'READY' ? 'no likely cause' : '—'}</span>
+                        )}
+                        {b.group && (
+                          <div className="muted">
+                            <Link to={`/groups/${b.group}`} data-testid="bundle-row-group">
+                              group {b.group}
+                            </Link>
+                          </div>
+                        )}
+                      </td>
+                      <td data-testid="bundle-row-setting">
+                        {[b.gpu, b.framework].filter(Boolean).join(' · ') || <span className="muted">—</span>}
                       </td>
                       <td className="nowrap">
                         <Time iso={b.uploadedAt} />
@@ -313,7 +342,7 @@ function BundleList({ pageNumber }: { pageNumber: number }) {
                       <td className="num" data-suffix={b.artifactCount === 1 ? 'artifact' : 'artifacts'}>
                         {b.artifactCount}
                       </td>
-                      <td>
+                      <td data-testid="bundle-row-status" data-status={b.status}>
                         <StatusBadge status={b.status} />
                       </td>
                     </tr>

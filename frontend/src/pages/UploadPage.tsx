@@ -4,6 +4,30 @@ import { ErrorAlert, useTitle } from '../components/common.tsx';
 import { formatBytes, formatMB, plural } from '../format.ts';
 import { navigate } from '../router.tsx';
 import { TrendsPanel } from '../components/TrendsChart.tsx';
+import { getRetention, type RetentionUsage } from '../api.ts';
+
+/** The caller's storage use against the quota, and how long bundles are kept (when either is set). */
+function StorageUse() {
+  const [usage, setUsage] = useState<RetentionUsage | null>(null);
+  useEffect(() => {
+    const ctl = new AbortController();
+    getRetention(ctl.signal).then(setUsage, () => setUsage(null));
+    return () => ctl.abort();
+  }, []);
+  if (!usage || (usage.quotaBytes === null && usage.retentionDays === 0)) return null;
+  return (
+    <p className="muted storage-use" data-testid="storage-use">
+      {usage.quotaBytes !== null && (
+        <>
+          Your bundles use {formatBytes(usage.usedBytes)} of your {formatBytes(usage.quotaBytes)} quota.{' '}
+        </>
+      )}
+      {usage.retentionDays > 0 && (
+        <>Bundles are kept {usage.retentionDays} days unless pinned or their cause is confirmed.</>
+      )}
+    </p>
+  );
+}
 
 function fileKey(f: File): string {
   return `${f.name}\u0000${f.size}\u0000${f.lastModified}`;
@@ -288,6 +312,7 @@ export function UploadPage() {
           {files.length === 0 && !uploading && <span className="muted">Choose at least one file to upload.</span>}
         </div>
       </form>
+      <StorageUse />
       <TrendsPanel />
     </div>
   );

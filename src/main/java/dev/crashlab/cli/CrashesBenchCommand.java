@@ -49,6 +49,10 @@ final class CrashesBenchCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "42", description = "seed of the generator")
     long seed;
 
+    @Option(names = "--pg", description = "JDBC URL of a scratch PostgreSQL database: the same bundles are stored there and"
+            + " each query kind is also run as PostgreSQL full-text search with GROUP BY facets (scripts/bench starts one)")
+    String pg;
+
     @Mixin
     KnowledgeOptions knowledge = new KnowledgeOptions();
 
@@ -82,12 +86,18 @@ final class CrashesBenchCommand implements Callable<Integer> {
             sigs.add(synthesize(seeds.get(rnd.nextInt(seeds.size())), i, rnd));
         }
 
+        long now = System.currentTimeMillis();
+        long[] uploaded = new long[count];
+        for (int i = 0; i < count; i++) {
+            uploaded[i] = now - (long) (rnd.nextDouble() * 90 * 86_400_000L); // the last 90 days
+        }
+
         System.gc();
         long heap0 = usedHeap();
         long t0 = System.nanoTime();
         CrashIndex index = new CrashIndex();
         for (int i = 0; i < count; i++) {
-            index.put(new CrashIndex.Entry(i + 1, sigs.get(i)));
+            index.put(new CrashIndex.Entry(i + 1, sigs.get(i), uploaded[i], false));
         }
         double buildSeconds = (System.nanoTime() - t0) / 1e9;
         System.gc();
@@ -154,6 +164,9 @@ final class CrashesBenchCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "similar crashes agree with the scan (same top-5 similarities): %d of %d queries%n", agree, queries);
         out.printf(Locale.ROOT, "(speed-up: the peer's p50 over ours; above 1 means ours is faster)%n");
         out.flush();
+        if (pg != null) {
+            new PgPeer(out, pg).run(index, sigs, uploaded, heap, buildSeconds, queries, new Random(seed + 1));
+        }
         return agree == queries ? 0 : 1;
     }
 

@@ -79,13 +79,25 @@ public class RetentionService {
         if (used + incoming > quota) {
             audit.record(who, "quota.refused", null, "upload of " + incoming + " bytes; " + used + " of " + quota + " bytes used");
             throw new DomainException(DomainException.Kind.TOO_LARGE, "quota-exceeded", "Storage quota reached",
-                    "your bundles take " + mib(used) + " of your " + mib(quota) + " quota, and this upload is " + mib(incoming)
+                    "your bundles take " + human(used) + " of your " + human(quota) + " quota, and this upload is " + human(incoming)
                             + "; delete bundles you no longer need, or ask an administrator to raise crashlab.retention.quota");
         }
     }
 
-    private static String mib(long bytes) {
-        return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
+    /** Bytes as a person reads them: 150 KiB, 3.2 MiB, 1.5 GiB. */
+    static String human(long bytes) {
+        if (bytes < 1024) {
+            return bytes + " bytes";
+        }
+        String[] units = {"KiB", "MiB", "GiB", "TiB"};
+        double v = bytes / 1024.0;
+        int u = 0;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return (v >= 100 || v == Math.rint(v) ? String.format(java.util.Locale.ROOT, "%.0f", v)
+                : String.format(java.util.Locale.ROOT, "%.1f", v)) + " " + units[u];
     }
 
     /** Pins or unpins a bundle (and writes it to the audit log); false when there is no such bundle. */

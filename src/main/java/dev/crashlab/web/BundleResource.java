@@ -130,11 +130,11 @@ public class BundleResource {
         java.nio.file.Path received = bundles.newScratchFile(".body");
         try {
             String sha256 = receive(body, received, bundles.maxRequestBytes());
+            retention.checkQuota(dev.crashlab.web.auth.Callers.of(identity), Files.size(received));
             if (!BundleUnpacker.isArchive(received)) {
                 throw new BundleRejectedException(BundleRejectedException.Kind.NOT_AN_ARCHIVE,
                         "the request body is not a zip, tar or gzip archive; send loose files as multipart/form-data parts named `file`");
             }
-            retention.checkQuota(dev.crashlab.web.auth.Callers.of(identity), Files.size(received));
             String fileName = ContentDisposition.fileName(disposition).orElse(name != null && !name.isBlank() ? name : "bundle");
             return created(bundles.create(name, checkNotes(notes), List.of(new Upload(fileName, received, sha256))));
         } finally {

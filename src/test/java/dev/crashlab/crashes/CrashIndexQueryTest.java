@@ -100,7 +100,24 @@ class CrashIndexQueryTest {
         assertThat(ids("uploaded:>2026-11-01")).containsExactly(2L, 3L); // newest first
         assertThat(ids("uploaded:2026-11-02")).containsExactly(3L);
         assertThat(ids("uploaded:<2026-11-02")).containsExactly(1L);
-        assertThat(ids("uploader:me")).isEmpty();
+        assertThat(ids("uploader:me")).isEmpty(); // not resolved to bundles: nothing
+    }
+
+    @Test
+    void uploaderMatchesTheBundlesItWasResolvedTo() {
+        java.util.function.Function<String, List<Long>> uploads = name -> name.equals("alice") ? List.of(1L, 3L) : List.of(2L);
+        assertThat(resolved("uploader:me", "alice", uploads)).containsExactly(3L, 1L); // newest first
+        assertThat(resolved("uploader:me", "bob", uploads)).containsExactly(2L);
+        assertThat(resolved("uploader:me os:windows -cause:missing-zlibwapi", "alice", uploads)).containsExactly(3L);
+        assertThat(resolved("-uploader:me", "alice", uploads)).containsExactly(2L);
+        assertThat(resolved("uploader:me OR xid:79", "alice", uploads)).containsExactly(2L, 3L, 1L);
+        assertThat(resolved("uploader:carol", "alice", n -> List.of())).isEmpty();
+    }
+
+    List<Long> resolved(String q, String me, java.util.function.Function<String, List<Long>> uploads) {
+        List<Long> out = new ArrayList<>();
+        index.query(CrashQuery.parse(q).resolveUploaders(me, uploads), 0, 50, 0).hits().forEach(h -> out.add(h.bundleId()));
+        return out;
     }
 
     @Test

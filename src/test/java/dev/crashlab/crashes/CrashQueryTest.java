@@ -14,6 +14,7 @@ import dev.crashlab.crashes.CrashQuery.Or;
 import dev.crashlab.crashes.CrashQuery.Words;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -170,10 +171,19 @@ class CrashQueryTest {
     }
 
     @Test
-    void uploaderIsAcceptedAndSaysItMatchesNothingYet() {
-        CrashQuery.Parsed p = CrashQuery.parse("uploader:me cudnn");
+    void uploaderResolvesToTheBundlesThatUserUploaded() {
+        CrashQuery.Parsed p = CrashQuery.parse("uploader:me cudnn -uploader:bob");
         assertThat(((And) p.root()).nodes().get(0)).isInstanceOf(Match.class);
-        assertThat(p.notes()).singleElement().asString().contains("uploader");
+        assertThat(p.notes()).isEmpty();
+        java.util.Map<String, List<Long>> uploads = java.util.Map.of("alice", List.of(1L, 2L), "bob", List.of(3L));
+        CrashQuery.Parsed resolved = p.resolveUploaders("alice", name -> uploads.getOrDefault(name, List.of()));
+        List<CrashQuery.Node> nodes = ((And) resolved.root()).nodes();
+        assertThat(nodes.get(0)).isEqualTo(new CrashQuery.Bundles(List.of(1L, 2L), 0));
+        assertThat(nodes.get(1)).isInstanceOf(Words.class);
+        assertThat(((CrashQuery.Not) nodes.get(2)).node()).isEqualTo(new CrashQuery.Bundles(List.of(3L), 19));
+        // no caller: "me" is looked up as written (the service gives no bundles for it)
+        CrashQuery.Parsed anonymous = CrashQuery.parse("uploader:me").resolveUploaders(null, name -> uploads.getOrDefault(name, List.of()));
+        assertThat(anonymous.root()).isEqualTo(new CrashQuery.Bundles(List.of(), 0));
     }
 
     @Test

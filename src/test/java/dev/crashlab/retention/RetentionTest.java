@@ -1,0 +1,137 @@
+package dev.crashlab.retention;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import dev.crashlab.bundle.Bundle;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Retention with real settings on a real server: the scheduled sweep deletes bundles older than the retention age
+ * unless pinned or confirmed, the quota refuses an upload past it with a clear 413, and all of it is in the audit log.
+ */
+@QuarkusTest
+@TestProfile(RetentionTestProfile.class)
+@Tag("persistence")
+class RetentionTest {
+
+    static String userToken(String name, String role) {
+        String password = "pw-" + UUID.randomUUID();
+        given().contentType("application/json").body(Map.of("username", name, "password", password, "roles", List.of(role)))
+                .post("/api/admin/users").then().statusCode(201);
+        String session = given().header("Authorization", "").contentType("application/json")
+                .body(Map.of("username", name, "password", password)).post("/api/auth/login")
+                .then().statusCode(200).extract().cookie("crashlab_session");
+        return given().header("Authorization", "").cookie("crashlab_session", session).contentType("application/json")
+                .body(Map.of("name", "test")).post("/api/tokens").then().statusCode(201).extract().path("secret");
+    }
+
+    static long upload(String token, String name, byte[] content) {
+        var req = token == null ? given() : given().header("Authorization", "Bearer " + token);
+        return req.multiPart("file", name, content, "application/octet-stream").when().post("/api/bundles").then()
+                .statusCode(201).extract().jsonPath().getLong("id");
+    }
+
+    static byte[] randomBytes(int n) {
+        byte[] b = new byte[n];
+        new Random().nextBytes(b);
+        return b;
+    }
+
+    static String suffix() {
+        return UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    static List<Map<String, Object>> audit(String action) {
+        return given().queryParam("action", action).queryParam("size", 200).get("/api/audit").then().statusCode(200)
+                .extract().jsonPath().getList("items");
+    }
+
+    @Test
+    void theQuotaRefusesAnUploadPastItAndSaysWhy() {
+        String user = "quota-" + suffix();
+        String token = userToken(user, "reporter");
+        upload(token, "first.bin", randomBytes(150 * 1024));
+        given().header("Authorization", "Bearer " + token).get("/api/retention").then().statusCode(200)
+                .body("retentionDays", equalTo(30)).body("quotaBytes", equalTo(256 * 1024)).body("usedBytes", equalTo(150 * 1024))
+                .body("bundles", equalTo(1));
+        given().header("Authorization", "Bearer " + token).multiPart("file", "second.bin", randomBytes(150 * 1024), "application/octet-stream")
+                .when().post("/api/bundles").then().statusCode(413)
+                .contentType(containsString("application/problem+json"))
+                .body("type", containsString("quota-exceeded"))
+                .body("title", equalTo("Storage quota reached"))
+                .body("detail", containsString("your bundles take 150 KiB of your 256 KiB quota, and this upload is 150 KiB"));
+        // the same refusal for a raw archive body
+        given().header("Authorization", "Bearer " + token).contentType("application/zip").body(randomBytes(150 * 1024))
+                .when().post("/api/bundles").then().statusCode(413).body("type", containsString("quota-exceeded"));
+        // nothing was stored, and the refusals are audited under the user's name
+        given().header("Authorization", "Bearer " + token).get("/api/retention").then().body("bundles", equalTo(1));
+        assertThat(audit("quota.refused")).filteredOn(e -> user.equals(e.get("actor"))).hasSize(2);
+        // another user has a quota of their own
+        upload(userToken("quota-other-" + suffix(), "reporter"), "other.bin", randomBytes(150 * 1024));
+    }
+
+    @Test
+    void theSweepDeletesOldBundlesButKeepsPinnedAndConfirmedOnes() throws Exception {
+        String triager = userToken("pinner-" + suffix(), "triager");
+        String reporter = userToken("nopin-" + suffix(), "reporter");
+        byte[] log = "RuntimeException: CUDA error: out of memory\n".getBytes();
+        long plain = upload(null, "plain.log", log);
+        long pinned = upload(null, "pinned.log", log);
+        long confirmed = upload(null, "confirmed.log", log);
+        long young = upload(null, "young.log", log);
+        for (long id : List.of(plain, pinned, confirmed, young)) {
+            dev.crashlab.testing.Ready.await(id);
+        }
+        // pinning takes a triager; both ways are audited
+        given().header("Authorization", "Bearer " + reporter).put("/api/bundles/" + pinned + "/pin").then().statusCode(403);
+        given().header("Authorization", "Bearer " + triager).put("/api/bundles/" + pinned + "/pin").then().statusCode(200)
+                .body("pinned", equalTo(true));
+        given().get("/api/bundles/" + pinned).then().body("pinned", equalTo(true));
+        given().header("Authorization", "Bearer " + triager).put("/api/bundles/999999999/pin").then().statusCode(404);
+        given().contentType("application/json").body(Map.of("articleId", "gpu-oom", "note", "kept"))
+                .put("/api/bundles/" + confirmed + "/resolution").then().statusCode(200);
+
+        Instant old = Instant.now().minus(40, ChronoUnit.DAYS);
+        QuarkusTransaction.requiringNew().run(() -> Bundle.update("uploadedAt = ?1 where id in ?2", old, List.of(plain, pinned, confirmed)));
+
+        awaitGone(plain);
+        Thread.sleep(1500); // three more sweeps
+        given().get("/api/bundles/" + pinned).then().statusCode(200);
+        given().get("/api/bundles/" + confirmed).then().statusCode(200);
+        given().get("/api/bundles/" + young).then().statusCode(200);
+        assertThat(audit("retention.delete")).filteredOn(e -> ("bundle " + plain).equals(e.get("target")))
+                .singleElement().satisfies(e -> {
+                    assertThat(e.get("actor")).isEqualTo("retention");
+                    assertThat((String) e.get("detail")).contains("plain.log").contains("30 days");
+                });
+        assertThat(audit("bundle.pin")).anyMatch(e -> ("bundle " + pinned).equals(e.get("target")));
+
+        // unpinned, it goes at the next sweep
+        given().header("Authorization", "Bearer " + triager).delete("/api/bundles/" + pinned + "/pin").then().statusCode(200)
+                .body("pinned", equalTo(false));
+        awaitGone(pinned);
+        assertThat(audit("bundle.unpin")).anyMatch(e -> ("bundle " + pinned).equals(e.get("target")));
+        given().get("/api/bundles/" + confirmed).then().statusCode(200);
+    }
+
+    static void awaitGone(long id) throws InterruptedException {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (given().get("/api/bundles/" + id).then().extract().statusCode() != 404) {
+            assertThat(System.nanoTime()).as("bundle %d still there 20 s after it became old", id).isLessThan(deadline);
+            Thread.sleep(200);
+        }
+    }
+}
