@@ -50,7 +50,8 @@ final class BundleRows {
         List<String> parts = new java.util.ArrayList<>();
         parts.add(name);
         if (f != null && f.exception() != null) {
-            parts.add(f.exception());
+            String e = f.exception(); // tensorflow.python.framework.errors_impl.UnknownError reads as UnknownError
+            parts.add(e.startsWith("exit ") ? e : e.substring(e.lastIndexOf('.') + 1));
         }
         if (f != null && f.gpu() != null) {
             parts.add(f.gpu());
