@@ -104,8 +104,8 @@ class DiagnoseCommandTest {
     void nothingReadableGivesTheNoEvidenceVerdict() throws Exception {
         // the shipped KB: its articles carry context matchers (a Windows OS, a WDDM card) that must not count as evidence
         java.util.Map<String, byte[]> inputs = new java.util.LinkedHashMap<>();
-        // an empty log: a 0-byte upload is refused outright (BundleUnpacker), so the empty log here has blank lines only
-        inputs.put("console.log", "\n\n   \n\t\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        inputs.put("console.log", new byte[0]); // a truly empty log (0 bytes)
+        inputs.put("blank.log", "\n\n   \n\t\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         inputs.put("screenshot.png", png());
         inputs.put("dump.bin", randomBinary());
         for (var e : inputs.entrySet()) {
