@@ -8,6 +8,8 @@
 #   -o, --output F   where to write the bundle (default: ./crash-bundle-<date>.zip)
 #   --python P       the Python that ran the job (default: the active `python`, else `python3`)
 #   --no-redact      keep your user name and host name in the files (they are replaced by default)
+#   --kernel-log F   read the kernel's messages from this saved file (e.g. /var/log/kern.log, or the output of
+#                    `sudo dmesg -T > kernel.txt`) instead of dmesg / journalctl; repeat for several files
 #   --server URL     also upload the bundle to this CrashLab server (e.g. http://crashlab:8080); needs curl
 #   --token T        the API token for --server (a reporter's; default: $CRASHLAB_TOKEN, which keeps it out of
 #                    the process list)
@@ -26,8 +28,9 @@ python_cmd="${CRASHLAB_PYTHON:-}"
 server=""
 token="${CRASHLAB_TOKEN:-}"
 logs=()
+kernel_logs=()
 
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -36,6 +39,8 @@ while [ $# -gt 0 ]; do
     --python) python_cmd="${2:-}"; shift 2 || { echo "collect-crash-bundle: --python needs a command" >&2; exit 2; } ;;
     --python=*) python_cmd="${1#*=}"; shift ;;
     --no-redact) redact=0; shift ;;
+    --kernel-log) kernel_logs+=("${2:-}"); shift 2 || { echo "collect-crash-bundle: --kernel-log needs a file name" >&2; exit 2; } ;;
+    --kernel-log=*) kernel_logs+=("${1#*=}"); shift ;;
     --server) server="${2:-}"; shift 2 || { echo "collect-crash-bundle: --server needs a URL" >&2; exit 2; } ;;
     --server=*) server="${1#*=}"; shift ;;
     --token) token="${2:-}"; shift 2 || { echo "collect-crash-bundle: --token needs a token" >&2; exit 2; } ;;
@@ -177,14 +182,25 @@ fi
 kernel_lines() {
   grep -E 'NVRM|Xid|nvidia|Out of memory|oom-kill|oom_reaper|Killed process|invoked oom-killer'
 }
-if have dmesg && dmesg > "$work/dmesg" 2> "$work/err" && [ -s "$work/dmesg" ]; then
+if [ ${#kernel_logs[@]} -gt 0 ]; then
+  : > "$work/dmesg"
+  for k in "${kernel_logs[@]}"; do
+    if [ -f "$k" ] && [ -r "$k" ]; then
+      cat "$k" >> "$work/dmesg"
+    else
+      note "could not collect kernel log $k: not a readable file"
+    fi
+  done
+  kernel_lines < "$work/dmesg" | tail -n 2000 > "$dir/kernel-gpu-oom.log"
+  note "collected kernel messages (${kernel_logs[*]}, NVIDIA/Xid/OOM lines only) -> kernel-gpu-oom.log"
+elif have dmesg && dmesg > "$work/dmesg" 2> "$work/err" && [ -s "$work/dmesg" ]; then
   kernel_lines < "$work/dmesg" | tail -n 2000 > "$dir/kernel-gpu-oom.log"
   note "collected kernel messages (dmesg, NVIDIA/Xid/OOM lines only) -> kernel-gpu-oom.log"
 elif have journalctl && journalctl -k -b --no-pager > "$work/dmesg" 2> "$work/err" && [ -s "$work/dmesg" ]; then
   kernel_lines < "$work/dmesg" | tail -n 2000 > "$dir/kernel-gpu-oom.log"
   note "collected kernel messages (journalctl -k, NVIDIA/Xid/OOM lines only) -> kernel-gpu-oom.log"
 else
-  note "could not collect kernel messages: dmesg needs more rights here (run with sudo to include Xid and OOM lines)"
+  note "could not collect kernel messages: dmesg needs more rights here (run with sudo, or pass --kernel-log /var/log/kern.log, to include Xid and OOM lines)"
 fi
 [ -f "$dir/kernel-gpu-oom.log" ] && [ ! -s "$dir/kernel-gpu-oom.log" ] && echo "# no NVIDIA, Xid or out-of-memory lines in the kernel log" > "$dir/kernel-gpu-oom.log"
 

@@ -13,7 +13,8 @@ import java.util.Map;
  * kinds this class has never heard of.
  *
  * <p>NOTE: a dotted path walks into nested objects and maps ({@code data.AppName}); a list at any step
- * yields every element's value, so a condition on a list field holds when any element satisfies it.
+ * yields every element's value, so a condition on a list field holds when any element satisfies it. An empty list or
+ * map yields no value (it is not "set": {@code GpuDevice.unavailable} is an empty map when every field was read).
  */
 public final class FactFields {
 
@@ -39,7 +40,7 @@ public final class FactFields {
         for (JsonNode n : current) {
             if (n.isArray()) {
                 n.forEach(e -> out.add(e.isValueNode() ? e.asText() : e.toString()));
-            } else {
+            } else if (!(n.isObject() && n.isEmpty())) { // an empty map is no value: `exists` must not hold on it
                 out.add(n.isValueNode() ? n.asText() : n.toString());
             }
         }

@@ -41,7 +41,7 @@ public final class BundleReader {
      * The reader's version, stored with what it read. Raise it when a parser's output changes in a way stored
      * bundles should see: the server reads stored bundles again in the background.
      */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     private static final int CHUNK = 64 * 1024;
 

@@ -479,10 +479,23 @@ class BundleUnpackerHostileTest {
     // ---- uploads that are not what they say ----
 
     @Test
-    void refusesAnEmptyUpload() throws Exception {
-        BundleRejectedException e = refused(Kind.EMPTY, "empty.log", new byte[0]);
+    void refusesAnEmptyArchiveUpload() throws Exception {
+        BundleRejectedException e = refused(Kind.EMPTY, "empty.zip", new byte[0]);
 
-        assertEquals("`empty.log` is empty (0 bytes)", e.getMessage());
+        assertEquals("`empty.zip` is empty (0 bytes): there is nothing in it to read", e.getMessage());
+    }
+
+    @Test
+    void keepsAnEmptyLogAsAnArtifactAloneOrBesideOthers() throws Exception {
+        unpacker.add("empty.log", write(uploads, "e.log", new byte[0]), true);
+        assertEquals(List.of("empty.log"), unpacker.files().stream().map(StagedFile::path).toList());
+        assertEquals(0L, unpacker.files().getFirst().size());
+
+        try (BundleUnpacker two = new BundleUnpacker(UnpackLimits.defaults(), temp.resolve("staging-two"))) {
+            two.add("console.log", write(uploads, "c.log", new byte[0]), false);
+            two.add("env.txt", write(uploads, "env.txt", "os: Ubuntu 22.04\n".getBytes(UTF_8)), false);
+            assertEquals(List.of("console.log", "env.txt"), two.files().stream().map(StagedFile::path).toList());
+        }
     }
 
     @Test

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.crashlab.fact.Facts;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -104,8 +105,8 @@ class DiagnoseCommandTest {
     void nothingReadableGivesTheNoEvidenceVerdict() throws Exception {
         // the shipped KB: its articles carry context matchers (a Windows OS, a WDDM card) that must not count as evidence
         java.util.Map<String, byte[]> inputs = new java.util.LinkedHashMap<>();
-        // an empty log: a 0-byte upload is refused outright (BundleUnpacker), so the empty log here has blank lines only
-        inputs.put("console.log", "\n\n   \n\t\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        inputs.put("console.log", new byte[0]); // a truly empty log (0 bytes)
+        inputs.put("blank.log", "\n\n   \n\t\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         inputs.put("screenshot.png", png());
         inputs.put("dump.bin", randomBinary());
         for (var e : inputs.entrySet()) {
@@ -122,5 +123,35 @@ class DiagnoseCommandTest {
             CrashLabCliTest.Run text = CrashLabCliTest.run("diagnose", f.toString(), "--kb", "kb-articles", "--compat", "compat");
             assertThat(text.out()).as(e.getKey()).startsWith("verdict: no-evidence (nothing in the bundle is evidence");
         }
+    }
+
+    @Test
+    void anUncorrectedEccCountIsAFailingGpuOnlyWhenTheJobFailedOnTheGpu() throws Exception {
+        // GPU 1 of this table shows "Volatile Uncorr. ECC: 2": uncorrectable errors since the driver loaded
+        Path smi = Path.of("src/test/resources/fixtures/nvidia-smi-table/modern-550-two-gpus.txt");
+        Path imported = Files.writeString(dir.resolve("import.log"), "Traceback (most recent call last):\n  File \"train.py\", line 3,"
+                + " in <module>\n    import fancyops\nOSError: libfancyops.so: cannot open shared object file: No such file or directory\n");
+        Path launched = Files.writeString(dir.resolve("launch.log"), "Traceback (most recent call last):\n  File \"train.py\", line 140,"
+                + " in <module>\n    loss.backward()\nRuntimeError: CUDA error: unspecified launch failure\n");
+        JsonNode notOnGpu = diagnoseJson(imported, smi);
+        assertThat(notOnGpu.get("hypotheses").get(0).get("id").asText()).as("a job that never ran on the GPU")
+                .isNotEqualTo("gpu-hardware-fault");
+        assertThat(notOnGpu.get("hypotheses")).filteredOn(h -> h.get("id").asText().equals("gpu-hardware-fault"))
+                .allSatisfy(h -> assertThat(h.get("strength").asText()).as("the ECC count alone is not specific").isIn("weak", "none"));
+        JsonNode onGpu = diagnoseJson(launched, smi);
+        assertThat(onGpu.get("verdict").asText()).isEqualTo("diagnosed");
+        assertThat(onGpu.get("hypotheses").get(0).get("id").asText()).as("a launch failure on a GPU with uncorrected ECC errors")
+                .isEqualTo("gpu-hardware-fault");
+    }
+
+    private static JsonNode diagnoseJson(Path... files) throws Exception {
+        List<String> args = new java.util.ArrayList<>(List.of("diagnose", "--json"));
+        for (Path f : files) {
+            args.add(f.toString());
+        }
+        args.addAll(List.of("--kb", "kb-articles", "--compat", "compat"));
+        CrashLabCliTest.Run r = CrashLabCliTest.run(args.toArray(String[]::new));
+        assertThat(r.status()).as(r.err()).isZero();
+        return Facts.json().readTree(r.out());
     }
 }

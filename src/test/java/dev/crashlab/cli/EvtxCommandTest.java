@@ -3,18 +3,27 @@ package dev.crashlab.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crashlab.fact.Facts;
+import dev.crashlab.parse.evtx.EvtxContractFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code crashlab evtx FILE [--format xml|jsonl] [--problems]} on the written contract fixture. */
+/** {@code crashlab evtx FILE [--format xml|jsonl] [--problems]} on the contract fixture, written at test time. */
 class EvtxCommandTest {
 
-    static final Path FIXTURE = Path.of("src/test/resources/fixtures/evtx/app-crash.evtx");
+    @TempDir
+    static Path fixtureDir;
+    static Path FIXTURE;
 
     @TempDir
     Path dir;
+
+    @BeforeAll
+    static void write() throws java.io.IOException {
+        FIXTURE = EvtxContractFixture.write(fixtureDir);
+    }
 
     @Test
     void jsonlHasOneObjectPerRecordWithTheAgreedKeys() throws Exception {

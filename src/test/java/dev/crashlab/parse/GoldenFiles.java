@@ -44,6 +44,19 @@ public final class GoldenFiles {
         }
     }
 
+    /** Returns the golden files of one parser (a golden without its fixture beside it is of a fixture test code writes). */
+    public static List<Path> goldens(String parserName) {
+        Path dir = FIXTURES.resolve(parserName);
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().endsWith(SUFFIX)).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Returns the golden file of a fixture. */
     public static Path goldenOf(Path fixture) {
         return fixture.resolveSibling(fixture.getFileName() + SUFFIX);
@@ -64,9 +77,16 @@ public final class GoldenFiles {
 
     /** Parses the fixture with {@code parser} as {@code type} and compares with (or, when updating, writes) its golden file. */
     public static void check(ArtifactParser parser, ArtifactType type, Path fixture) throws IOException {
+        check(parser, type, fixture, goldenOf(fixture));
+    }
+
+    /**
+     * As {@link #check(ArtifactParser, ArtifactType, Path)} for a binary fixture that test code writes into a temporary
+     * folder: its golden file stays in the parser's fixture folder.
+     */
+    public static void check(ArtifactParser parser, ArtifactType type, Path fixture, Path golden) throws IOException {
         ParseResult result = parser.parse(new ParseInput(fixture.getFileName().toString(), type, fixture));
         String actual = render(result);
-        Path golden = goldenOf(fixture);
         if (UPDATE) {
             Files.writeString(golden, actual);
             return;

@@ -69,8 +69,8 @@ class BadUploadTest {
                         () -> zipPart(Zips.zip().bytes("inner.zip", Zips.zeros("zeros.bin", 200L << 20)).build())),
                 bad("truncated archive", 422, "truncated",
                         () -> zipPart(Arrays.copyOf(bigZip(), bigZip().length / 2))),
-                bad("0-byte file", 400, "empty",
-                        () -> given().multiPart("file", "empty.log", new byte[0], "text/plain")),
+                bad("0-byte archive", 400, "empty",
+                        () -> given().multiPart("file", "empty.zip", new byte[0], "application/zip")),
                 bad("upload over the size limit", 413, "limit",
                         () -> given().body(BrowserMultipart.fileBody("big.bin", randomBytes(5 << 20)))
                                 .contentType(BrowserMultipart.CONTENT_TYPE)),

@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
 /**
  * Reads what a log says about the environment: cuDNN runtime versus compiled-with versions, the devices TF
  * created or found, the driver version the kernel reported, {@code name==version} lines, CUDA/cuDNN
- * versions in library paths, and the CPU flags TF's AVX hint names.
+ * versions in library paths, the CPU flags TF's AVX hint names, and the OS a line proves: a Windows interpreter path, WSL2's
+ * driver folder {@code /usr/lib/wsl/lib}, {@code /dev/dxg} or kernel.
  */
 final class EnvironmentRule {
 
@@ -46,6 +47,8 @@ final class EnvironmentRule {
                     + "v?(\\d{1,3}\\.\\d{1,4}(?:\\.\\d{1,6})?(?:[\\w.+-]{0,40}))\\s*$");
     // an interpreter started from a Windows path: "C:\Users\me\venv\Scripts\python.exe C:/x/train.py"
     private static final Pattern WINDOWS_PYTHON = Pattern.compile("(?i)(?:^|[\\s\"'])[A-Z]:[\\\\/][^\"'|]{0,400}?[\\\\/]python[w\\d.]{0,5}\\.exe\\b");
+    // what exists only inside WSL2: the driver's user-mode libraries Windows mounts there, the paravirtual GPU device, its kernel
+    private static final Pattern WSL = Pattern.compile("/usr/lib/wsl/(?:lib|drivers)\\b|/dev/dxg\\b|\\d-microsoft-standard-WSL2\\b");
     // TF's loader naming the CUDA libraries it wants: the build is a GPU build, whatever this machine has
     private static final Pattern TF_DSO = Pattern.compile(
             "(?:tensorflow|tsl|xla)/\\S{0,200}dso_loader\\.cc:\\d{1,6}\\] (?:Successfully opened dynamic library|Could not load dynamic library) '?(?:lib)?(cudart|cudnn|cublas)");
@@ -53,7 +56,7 @@ final class EnvironmentRule {
     /** Every literal one of this rule's checks needs (the reading pass's prefilter looks for these first). */
     static final String[] LITERALS = {"Loaded runtime CuDNN library", "cuDNN version incompatibility", "Created ", "memoryClockRate",
         "computeCapability: ", "kernel reported version is", "==", "cuda", "CUDA", "cudnn", "TensorFlow binary",
-        "To enable the following instructions", "version", ".exe", "dso_loader"};
+        "To enable the following instructions", "version", ".exe", "dso_loader", "/usr/lib/wsl/", "/dev/dxg", "-microsoft-standard-WSL2"};
 
     /** Reads the environment facts the line states. */
     void apply(ConsoleLine line, FactSink out) {
@@ -75,6 +78,12 @@ final class EnvironmentRule {
             m = WINDOWS_PYTHON.matcher(t);
             if (m.find()) {
                 out.add(new Platform(null, "windows", null, null, null, List.of(), List.of()), line.ref());
+            }
+        }
+        if (t.contains("/usr/lib/wsl/") || t.contains("/dev/dxg") || t.contains("-microsoft-standard-WSL2")) {
+            m = WSL.matcher(t);
+            if (m.find()) {
+                out.add(new Platform(null, "wsl2", null, null, null, List.of(), List.of()), line.ref());
             }
         }
         if (t.contains("dso_loader")) {

@@ -25,7 +25,9 @@
  *   <li>a GPU a log names, a bare {@code compute capability: 7.5} and a pasted {@code nvidia-smi} row pair
  *       ({@code 7940MiB / 8112MiB}) are {@code GpuDevice}s; {@code name} is null where the line names no GPU;
  *   <li>a printed {@code TensorFlow version: 2.9.1} is {@code VersionFact(tensorflow, 2.9.1, log: printed version)};
- *       an interpreter started from a {@code C:\...\python.exe} path is {@code Platform(osFamily windows)}; TF's
+ *       an interpreter started from a {@code C:\...\python.exe} path is {@code Platform(osFamily windows)}, a line naming
+ *       WSL2's {@code /usr/lib/wsl/lib}, {@code /dev/dxg} or its {@code -microsoft-standard-WSL2} kernel is
+ *       {@code Platform(osFamily wsl2)} (the diagnosis trusts the job's own output over another file's OS); TF's
  *       loader opening or wanting a CUDA library is {@code BuildInfo(tensorflow, cpuOnly false)} (a GPU build) and the
  *       library's version is {@code cuda-runtime}/{@code cudnn} with origin {@code log: missing library} (wanted, not
  *       present) or {@code log: opened library}.

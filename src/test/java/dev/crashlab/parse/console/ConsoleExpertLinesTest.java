@@ -123,4 +123,24 @@ class ConsoleExpertLinesTest {
             assertThat(g.sources()).hasSize(2);
         });
     }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "/sbin/ldconfig.real: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link|wsl2",
+        "export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH|wsl2",
+        "Linux DESKTOP-1 5.15.153.1-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux|wsl2",
+        "C:\\Users\\me\\venv\\Scripts\\python.exe C:/Users/me/train.py|windows",
+        "/usr/lib/wslu/wslview: not found|",
+        "/home/me/usr/lib/wsl_tools/run.sh|",
+        "python.exe is not recognised|",
+    })
+    void linesThatProveTheOsArePlatforms(String line, String family) throws IOException {
+        List<String> families = facts(line).stream().filter(f -> f instanceof dev.crashlab.fact.Platform p && p.osFamily() != null)
+                .map(f -> ((dev.crashlab.fact.Platform) f).osFamily()).toList();
+        if (family == null) {
+            assertThat(families).as(line).isEmpty();
+        } else {
+            assertThat(families).as(line).containsExactly(family);
+        }
+    }
 }

@@ -51,11 +51,10 @@ class ReportVerdictBrowserTest extends BrowserPageTest {
         new Random(7).nextBytes(random);
         Path shot = Files.write(tmp.resolve("screenshot.png"), png.toByteArray());
         Path bin = Files.write(tmp.resolve("core.dump"), random);
-        // a 0-byte upload is refused at upload with its own message; an empty log here has blank lines only
-        Path empty = Files.writeString(tmp.resolve("console.log"), "\n\n  \n");
+        Path empty = Files.write(tmp.resolve("console.log"), new byte[0]); // a truly empty log: 0 bytes
         record Case(Path file, String says) {}
         int n = 0;
-        for (Case c : new Case[] {new Case(shot, "is an image"), new Case(bin, "is a binary file"), new Case(empty, null)}) {
+        for (Case c : new Case[] {new Case(shot, "is an image"), new Case(bin, "is a binary file"), new Case(empty, "is an empty file")}) {
             upload("nothing-readable-" + n++, c.file());
             Locator verdict = page.getByTestId("verdict");
             assertThat(verdict).hasAttribute("data-verdict", "no-evidence");
@@ -90,6 +89,9 @@ class ReportVerdictBrowserTest extends BrowserPageTest {
 
         Locator top = page.getByTestId("hypothesis").first();
         String id = top.getAttribute("data-id");
+        // the top cause is the case's confirmed label (meta.json), so "This was it" confirms the real cause
+        var labels = new com.fasterxml.jackson.databind.ObjectMapper().readTree(bundle.resolve("meta.json").toFile()).path("labels");
+        org.junit.jupiter.api.Assertions.assertTrue(labels.toString().contains('"' + id + '"'), "top " + id + " is among the labels " + labels);
         String title = top.getByTestId("hypothesis-title").textContent().strip();
         assertThat(page.getByTestId("verdict")).hasCount(0);
         assertThat(top.getByTestId("strength")).hasText(Pattern.compile("Strong evidence|Some evidence"));
