@@ -34,8 +34,12 @@ public class ProblemMappers {
             case UNPROCESSABLE -> 422;
             case UNAUTHENTICATED -> 401;
             case FORBIDDEN -> 403;
+            case TOO_MANY -> 429;
         };
-        return Problem.of(e.slug(), e.title(), status, e.getMessage(), request.path()).toResponse();
+        Response response = Problem.of(e.slug(), e.title(), status, e.getMessage(), request.path()).toResponse();
+        return e.retryAfterSeconds() > 0
+                ? Response.fromResponse(response).header("Retry-After", Long.toString(e.retryAfterSeconds())).build()
+                : response;
     }
 
     @ServerExceptionMapper
