@@ -29,7 +29,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.NewCookie;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
-import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
@@ -186,7 +185,10 @@ public class AuthResource {
         long maxAge = Duration.between(Instant.now(), s.expiresAt()).toSeconds();
         // the provider's session cookie has served its purpose: every later request carries ours
         NewCookie dropOidc = new NewCookie.Builder("q_session").value("").path(OIDC_COOKIE_PATH).maxAge(0).httpOnly(true).build();
-        return Response.seeOther(URI.create("/")).cookie(cookie(s.secret(), (int) maxAge), dropOidc).build();
+        // to the UI's root, as a relative Location (right behind a proxy too; Response.seeOther would resolve
+        // "/" against the REST root, /api)
+        return Response.status(Response.Status.SEE_OTHER).header("Location", "/")
+                .cookie(cookie(s.secret(), (int) maxAge), dropOidc).build();
     }
 
     /** quarkus.oidc.authentication.cookie-path: the OIDC cookies go only to the sign-in path. */
