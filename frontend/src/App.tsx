@@ -108,6 +108,17 @@ export function App() {
         </div>
       </header>
       <main id="main" tabIndex={-1}>
+        {session.kind === 'signed-in' && session.me.roles.length === 0 && (
+          <div className="alert alert-warn" role="status" data-testid="no-roles">
+            <div className="alert-body">
+              <p className="alert-title">No roles yet</p>
+              <p className="alert-detail">
+                You are signed in as {session.me.name}, but your account has no roles here, so there is nothing you may
+                see yet. Ask a CrashLab admin to give you a role (with single sign-on: to map one of your groups).
+              </p>
+            </div>
+          </div>
+        )}
         {page}
       </main>
     </>

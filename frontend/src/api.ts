@@ -180,6 +180,16 @@ export function getBundle(id: number | string, signal?: AbortSignal): Promise<Bu
   return getJson<Bundle>(bundleUrl(id), signal);
 }
 
+/** Who uploaded a bundle, and whether the caller may delete it (GET /api/bundles/{id}/ownership). */
+export interface BundleOwnership {
+  uploadedBy: string | null;
+  mayDelete: boolean;
+}
+
+export function getBundleOwnership(id: number | string, signal?: AbortSignal): Promise<BundleOwnership> {
+  return getJson<BundleOwnership>(`${bundleUrl(id)}/ownership`, signal);
+}
+
 export async function deleteBundle(id: number | string): Promise<void> {
   await request(bundleUrl(id), { method: 'DELETE' });
 }

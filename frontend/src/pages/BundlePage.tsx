@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError, deleteBundle, getBundle, setPinned, getBundleFacts, type Artifact, type Bundle, type SourceRef } from '../api.ts';
+import { ApiError, deleteBundle, getBundle, setPinned, getBundleFacts, getBundleOwnership, type BundleOwnership, type Artifact, type Bundle, type SourceRef } from '../api.ts';
 import { ArtifactViewer } from '../components/ArtifactViewer.tsx';
 import { EnvironmentPanel, type FactsState } from '../components/EnvironmentPanel.tsx';
 import { FactsSection } from '../components/FactsSection.tsx';
@@ -22,7 +22,9 @@ type State =
 export function BundlePage({ id, query }: { id: string; query: URLSearchParams }) {
   const triager = useCan('triager');
   const reporter = useCan('reporter');
-  const mayDelete = triager || reporter; // reporters: their own bundles (the server checks)
+  // who uploaded it, and whether we may delete it (reporters: only their own; the server checks again on delete)
+  const [ownership, setOwnership] = useState<BundleOwnership | null>(null);
+  const mayDelete = (triager || reporter) && ownership?.mayDelete === true;
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [deleting, setDeleting] = useState(false);
   const [pinning, setPinning] = useState(false);
@@ -56,6 +58,14 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
     );
     return () => controller.abort();
   }, [id, validId, reload]);
+
+  useEffect(() => {
+    setOwnership(null);
+    if (!validId) return;
+    const controller = new AbortController();
+    getBundleOwnership(id, controller.signal).then(setOwnership, () => setOwnership(null));
+    return () => controller.abort();
+  }, [id, validId, triager, reporter]);
 
   // an upload is read in the background: poll the bundle until it is ready, then show what it says (no reload)
   const processing = state.kind === 'loaded' && state.bundle.status === 'PROCESSING';
@@ -231,6 +241,12 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
             <Time iso={bundle.uploadedAt} seconds />
           </dd>
         </div>
+        {ownership?.uploadedBy && (
+          <div>
+            <dt>Uploaded by</dt>
+            <dd data-testid="uploaded-by">{ownership.uploadedBy}</dd>
+          </div>
+        )}
         <div>
           <dt>SHA-256</dt>
           <dd>

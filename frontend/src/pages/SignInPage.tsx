@@ -1,8 +1,31 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { ErrorAlert, useTitle } from '../components/common.tsx';
 import { sendJson } from '../api.ts';
 import { signedIn, type Me } from '../session.ts';
 import { navigate } from '../router.tsx';
+
+/** "Sign in with ..." when the server has single sign-on on (GET /api/auth/oidc); nothing otherwise. */
+function SsoButton() {
+  const [sso, setSso] = useState<{ enabled: boolean; label: string } | null>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    fetch('/api/auth/oidc', { headers: { Accept: 'application/json' }, signal: controller.signal })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((s: { enabled: boolean; label: string } | null) => setSso(s), () => setSso(null));
+    return () => controller.abort();
+  }, []);
+
+  if (!sso?.enabled) return null;
+  return (
+    <p>
+      {/* a full page load: the server sends the browser on to the identity provider and back */}
+      <a className="btn btn-primary" href="/api/auth/oidc/login" data-testid="sso-login">
+        Sign in with {sso.label}
+      </a>
+    </p>
+  );
+}
 
 /** Sign in with a user name and password; the server sets an HttpOnly session cookie. */
 export function LoginPage() {
@@ -30,6 +53,7 @@ export function LoginPage() {
   return (
     <div className="page narrow">
       <h1>Sign in to CrashLab</h1>
+      <SsoButton />
       <form onSubmit={onSubmit} data-testid="login-form">
         <div className="field">
           <label htmlFor="login-username">User name</label>
@@ -87,6 +111,7 @@ export function SetupPage({ code }: { code: string }) {
           This server has no accounts yet. Open the setup link the server printed when it started (it is also in{' '}
           <code>setup-link.txt</code> in its data folder).
         </p>
+        <SsoButton />
       </div>
     );
   }

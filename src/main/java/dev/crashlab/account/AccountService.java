@@ -174,6 +174,58 @@ public class AccountService {
         return new NewSession(secret, s.expiresAt, caller(u));
     }
 
+    /**
+     * Signs in a user the OpenID Connect provider vouched for: the account with this {@code subject}, made on
+     * the first sign-in (named after {@code wantedName}, with a suffix when a local account has that name), gets
+     * exactly {@code roles} (mapped from the provider's claim at every sign-in, so the provider stays the source).
+     * It has no password: it cannot sign in with the form. A disabled account is refused.
+     */
+    @Transactional
+    public NewSession oidcLogin(String subject, String wantedName, Set<String> roles, Instant now) {
+        if (subject == null || subject.isBlank() || subject.length() > 255) {
+            throw new DomainException(Kind.UNAUTHENTICATED, "bad-sso-login", "Single sign-on failed",
+                    "the identity provider sent no usable subject (`sub`)");
+        }
+        Set<String> granted = roles.isEmpty() ? Set.of() : Roles.checkPerson(roles);
+        UserAccount u = UserAccount.<UserAccount>find("oidcSubject", subject).firstResult();
+        if (u == null) {
+            u = new UserAccount();
+            u.username = freeName(wantedName, subject);
+            // no one knows this password: the account signs in only through the provider
+            u.passwordHash = Passwords.hash(Secrets.generate("sso_"), config.auth().bcryptCost());
+            u.createdAt = now;
+            u.oidcSubject = subject;
+        } else if (u.disabled) {
+            throw new DomainException(Kind.FORBIDDEN, "account-disabled", "Account disabled",
+                    "your account `" + u.username + "` is disabled here; ask a CrashLab admin");
+        }
+        u.roles = Roles.format(granted);
+        u.persist();
+        String secret = Secrets.generate("cls_");
+        LoginSession s = new LoginSession();
+        s.idHash = Secrets.sha256(secret);
+        s.userId = u.id;
+        s.createdAt = now;
+        s.expiresAt = now.plus(config.auth().sessionLifetime());
+        s.persist();
+        return new NewSession(secret, s.expiresAt, caller(u));
+    }
+
+    /** A user name from the provider's, made valid and unused (never another account's). */
+    private static String freeName(String wanted, String subject) {
+        String base = (wanted == null || wanted.isBlank() ? subject : wanted).strip()
+                .replaceAll("[^A-Za-z0-9._@-]", "-").replaceAll("^[^A-Za-z0-9]+", "");
+        if (base.isEmpty() || base.startsWith("token:")) {
+            base = "sso-user";
+        }
+        base = base.length() > 56 ? base.substring(0, 56) : base;
+        String name = base;
+        for (int n = 2; UserAccount.count("lower(username) = ?1", name.toLowerCase(java.util.Locale.ROOT)) > 0; n++) {
+            name = base + "-" + n;
+        }
+        return name;
+    }
+
     /** The caller behind a session cookie, if the session exists, has not expired and its user is enabled. */
     @Transactional
     public Optional<Caller> session(String secret, Instant now) {

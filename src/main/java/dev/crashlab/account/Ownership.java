@@ -27,15 +27,21 @@ public class Ownership {
         return o == null ? Optional.empty() : Optional.of(o.owner);
     }
 
+    /** Whether the caller may delete this bundle: a triager any, a reporter the ones they uploaded. */
+    public boolean mayDelete(long bundleId, Caller who) {
+        if (who.has(Roles.TRIAGER)) {
+            return true;
+        }
+        Optional<String> owner = owner(bundleId);
+        return who.has(Roles.REPORTER) && owner.isPresent() && owner.get().equals(who.name());
+    }
+
     /** Refuses unless the caller is a triager, or a reporter who uploaded this bundle. */
     public void checkMayDelete(long bundleId, Caller who) {
-        if (who.has(Roles.TRIAGER)) {
+        if (mayDelete(bundleId, who)) {
             return;
         }
         Optional<String> owner = owner(bundleId);
-        if (who.has(Roles.REPORTER) && owner.isPresent() && owner.get().equals(who.name())) {
-            return;
-        }
         throw new DomainException(Kind.FORBIDDEN, "not-your-bundle", "Not your bundle",
                 "reporters may delete only the bundles they uploaded"
                         + owner.map(o -> "; this one was uploaded by " + o).orElse("") + "; a triager may delete any bundle");

@@ -34,4 +34,8 @@ public class UserAccount extends PanacheEntityBase {
 
     @Column(nullable = false)
     public boolean disabled;
+
+    /** The OpenID Connect subject this account signs in as by single sign-on; null for local accounts. */
+    @Column(name = "oidc_subject", length = 255)
+    public String oidcSubject;
 }

@@ -21,4 +21,19 @@ public interface AuthConfig {
     /** The longest lifetime a personal API token may have. */
     @WithDefault("366d")
     Duration maxTokenLifetime();
+
+    /**
+     * Failed sign-ins one account may have within {@link #loginWindow()} before further tries for it are
+     * refused (429 with Retry-After) until the oldest failure leaves the window; 0 turns it off.
+     */
+    @WithDefault("5")
+    int loginFailuresPerAccount();
+
+    /** Failed sign-ins one client address may have within {@link #loginWindow()} (any accounts); 0: off. */
+    @WithDefault("20")
+    int loginFailuresPerAddress();
+
+    /** The sliding window the sign-in failure limits count in. */
+    @WithDefault("15m")
+    Duration loginWindow();
 }

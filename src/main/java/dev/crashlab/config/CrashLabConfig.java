@@ -66,6 +66,9 @@ public interface CrashLabConfig {
     /** Accounts, sessions and API tokens. */
     dev.crashlab.config.AuthConfig auth();
 
+    /** Optional single sign-on with OpenID Connect ({@code crashlab.oidc.*}). */
+    dev.crashlab.config.OidcConfig oidc();
+
     /**
      * An API token value (env CRASHLAB_ADMIN_TOKEN) that start-up makes sure exists with the admin role, for
      * provisioning and automation; unset: none is made.
@@ -93,6 +96,14 @@ public interface CrashLabConfig {
          * that checks Host itself). Env CRASHLAB_HTTP_ALLOWED_HOSTS, comma-separated.
          */
         Optional<java.util.List<String>> allowedHosts();
+
+        /** Most server-sent event streams (live job views) open at once, all callers together. */
+        @WithDefault("200")
+        int maxEventStreams();
+
+        /** Most server-sent event streams one caller (a user, or a token without an owner) may hold open. */
+        @WithDefault("8")
+        int maxEventStreamsPerUser();
     }
 
     /** Reproduction jobs and workers. */

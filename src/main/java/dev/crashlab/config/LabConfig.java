@@ -23,6 +23,13 @@ public interface LabConfig {
     @WithDefault("1000")
     int maxQueued();
 
+    /**
+     * Most jobs one user (or token without an owner) may have waiting at once; one more is refused (429)
+     * until some run or are cancelled, so one busy user cannot fill the queue for everyone.
+     */
+    @WithDefault("100")
+    int maxQueuedPerUser();
+
     @WithDefault("3")
     int maxAttempts();
 

@@ -22,18 +22,32 @@ public class DomainException extends RuntimeException {
         /** The caller is not known: no, a wrong, an expired or a revoked credential (401). */
         UNAUTHENTICATED,
         /** The caller is known but may not do this (403). */
-        FORBIDDEN
+        FORBIDDEN,
+        /** Too many attempts or open things for now; {@link #retryAfterSeconds()} says when to try again (429). */
+        TOO_MANY
     }
 
     private final Kind kind;
     private final String slug;
     private final String title;
+    private final long retryAfterSeconds;
 
     public DomainException(Kind kind, String slug, String title, String detail) {
+        this(kind, slug, title, detail, 0);
+    }
+
+    /** A refusal that passes: try again after {@code retryAfterSeconds} (0: no time is said). */
+    public DomainException(Kind kind, String slug, String title, String detail, long retryAfterSeconds) {
         super(detail, null, false, false);
         this.kind = kind;
         this.slug = slug;
         this.title = title;
+        this.retryAfterSeconds = Math.max(0, retryAfterSeconds);
+    }
+
+    /** Seconds after which the same request may succeed; 0 when the refusal says no time. */
+    public long retryAfterSeconds() {
+        return retryAfterSeconds;
     }
 
     /** Says that the thing named does not exist. */

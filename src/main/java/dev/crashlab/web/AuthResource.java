@@ -4,12 +4,18 @@ import dev.crashlab.account.AccountService;
 import dev.crashlab.account.AccountService.NewSession;
 import dev.crashlab.account.AuditLog;
 import dev.crashlab.account.Caller;
+import dev.crashlab.account.LoginThrottle;
 import dev.crashlab.account.SetupLink;
+import dev.crashlab.domain.DomainException;
 import dev.crashlab.web.auth.Callers;
+import dev.crashlab.web.auth.SsoRoles;
 import dev.crashlab.web.auth.CrashLabAuthMechanism;
 import io.quarkus.security.Authenticated;
 import io.quarkus.security.identity.SecurityIdentity;
+import dev.crashlab.config.CrashLabConfig;
+import io.quarkus.oidc.AuthorizationCodeFlow;
 import io.smallrye.common.annotation.Blocking;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.annotation.security.PermitAll;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -27,6 +33,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
 import java.util.TreeSet;
+import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.jboss.resteasy.reactive.RestCookie;
 
@@ -47,6 +54,15 @@ public class AuthResource {
 
     @Inject
     SecurityIdentity identity;
+
+    @Inject
+    LoginThrottle throttle;
+
+    @Inject
+    CrashLabConfig config;
+
+    @Context
+    HttpServerRequest request;
 
     @Context
     UriInfo uri;
@@ -98,10 +114,22 @@ public class AuthResource {
     @Path("/login")
     @PermitAll
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Sign in with a user name and password; sets the session cookie")
+    @Operation(summary = "Sign in with a user name and password; sets the session cookie. Repeated failures for "
+            + "one account or from one address are refused for a while (429 with Retry-After)")
     public Response login(Login body) {
         Login l = body == null ? new Login(null, null) : body;
-        return signIn(l.username(), l.password());
+        String address = request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
+        throttle.check(l.username(), address, Instant.now());
+        try {
+            Response ok = signIn(l.username(), l.password());
+            throttle.succeeded(l.username());
+            return ok;
+        } catch (DomainException e) {
+            if (e.kind() == DomainException.Kind.UNAUTHENTICATED) {
+                throttle.failed(l.username(), address, Instant.now());
+            }
+            throw e;
+        }
     }
 
     private Response signIn(String username, String password) {
@@ -124,6 +152,47 @@ public class AuthResource {
                 .secure("https".equalsIgnoreCase(uri.getRequestUri().getScheme()))
                 .sameSite(NewCookie.SameSite.LAX).maxAge(maxAge).build();
     }
+
+    /** Whether single sign-on is on, and what its button says. */
+    public record Sso(boolean enabled, String label) {}
+
+    @GET
+    @Path("/oidc")
+    @PermitAll
+    @Operation(summary = "Whether single sign-on (OpenID Connect) is on, and the sign-in button's label")
+    public Sso sso() {
+        return new Sso(config.oidc().enabled(), config.oidc().label());
+    }
+
+    @GET
+    @Path("/oidc/login")
+    @Authenticated
+    @AuthorizationCodeFlow
+    @Produces(MediaType.WILDCARD)
+    @Operation(summary = "Single sign-on: sends the browser to the identity provider and, back from it, signs in "
+            + "with the roles mapped from the provider's claim; then on to the UI (404 when single sign-on is off)")
+    public Response oidcLogin() {
+        if (!(identity.getPrincipal() instanceof JsonWebToken idToken)) {
+            throw new DomainException(DomainException.Kind.UNAUTHENTICATED, "bad-sso-login", "Single sign-on failed",
+                    "the identity provider's answer carried no ID token");
+        }
+        Set<String> roles = SsoRoles.map(idToken, config.oidc());
+        Object wanted = idToken.getClaim(config.oidc().usernameClaim());
+        String name = wanted == null ? null : SsoRoles.text(wanted);
+        NewSession s = accounts.oidcLogin(idToken.getSubject(), name, roles, Instant.now());
+        audit.record(s.caller().name(), "user.sso-login", "user " + s.caller().name(),
+                roles.isEmpty() ? "no roles mapped from claim " + config.oidc().roleClaim() : "roles " + String.join(",", new TreeSet<>(roles)));
+        long maxAge = Duration.between(Instant.now(), s.expiresAt()).toSeconds();
+        // the provider's session cookie has served its purpose: every later request carries ours
+        NewCookie dropOidc = new NewCookie.Builder("q_session").value("").path(OIDC_COOKIE_PATH).maxAge(0).httpOnly(true).build();
+        // to the UI's root, as a relative Location (right behind a proxy too; Response.seeOther would resolve
+        // "/" against the REST root, /api)
+        return Response.status(Response.Status.SEE_OTHER).header("Location", "/")
+                .cookie(cookie(s.secret(), (int) maxAge), dropOidc).build();
+    }
+
+    /** quarkus.oidc.authentication.cookie-path: the OIDC cookies go only to the sign-in path. */
+    static final String OIDC_COOKIE_PATH = "/api/auth/oidc";
 
     @GET
     @Path("/me")

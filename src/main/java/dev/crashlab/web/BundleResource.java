@@ -197,6 +197,24 @@ public class BundleResource {
         return bundles.find(id).orElseThrow(() -> ProblemException.notFound("no bundle " + id));
     }
 
+    /**
+     * Who uploaded a bundle and whether the caller may delete it (the UI shows Delete only then).
+     *
+     * @param uploadedBy a user name, token:&lt;name&gt;, or null for bundles from before accounts
+     * @param mayDelete whether the caller's roles allow deleting this bundle
+     */
+    public record Ownership(String uploadedBy, boolean mayDelete) {}
+
+    @GET
+    @Path("/{id}/ownership")
+    @RolesAllowed(Roles.VIEWER)
+    @Operation(summary = "Who uploaded a bundle, and whether you may delete it (triagers any, reporters their own)")
+    public Ownership ownership(@RestPath long id) {
+        bundles.find(id).orElseThrow(() -> ProblemException.notFound("no bundle " + id));
+        dev.crashlab.account.Caller who = dev.crashlab.web.auth.Callers.of(identity);
+        return new Ownership(ownership.owner(id).orElse(null), ownership.mayDelete(id, who));
+    }
+
     @GET
     @Path("/{id}/facts")
     @RolesAllowed(Roles.VIEWER)

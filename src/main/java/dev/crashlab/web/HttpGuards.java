@@ -62,6 +62,9 @@ public class HttpGuards {
     @ConfigProperty(name = "quarkus.http.host", defaultValue = "127.0.0.1")
     String bindHost;
 
+    /** The single sign-on path (AuthResource.oidcLogin): answered here with a 404 while single sign-on is off. */
+    static final String SSO_LOGIN = "/api/auth/oidc/login";
+
     private Set<String> allowed;
     private boolean anyHost;
 
@@ -90,6 +93,12 @@ public class HttpGuards {
         if (host != null && !anyHost && !allowed.contains(hostName(host))) {
             respond(ctx, Problem.of("unknown-host", "Unknown host name", 400, "this server does not answer to the name `"
                     + clip(host) + "`; add it to crashlab.http.allowed-hosts (CRASHLAB_HTTP_ALLOWED_HOSTS) if it should",
+                    request.path()));
+            return;
+        }
+        if (!config.oidc().enabled() && request.path().startsWith(SSO_LOGIN)) {
+            respond(ctx, Problem.of("sso-off", "Single sign-on is off", 404, "this server has no single sign-on; "
+                    + "sign in with your CrashLab user name and password (an admin turns it on with crashlab.oidc.enabled)",
                     request.path()));
             return;
         }

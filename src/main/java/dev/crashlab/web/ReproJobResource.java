@@ -1,5 +1,6 @@
 package dev.crashlab.web;
 
+import dev.crashlab.account.Caller;
 import dev.crashlab.account.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -52,6 +53,9 @@ public class ReproJobResource {
     @Inject
     JobProgress progress;
 
+    @Inject
+    EventStreamLimit streams;
+
     /**
      * What a client sends to create a job.
      *
@@ -99,8 +103,9 @@ public class ReproJobResource {
             spec = drafts.check(spec).spec();
         }
         Long cap = request.memoryCapBytes() == null || request.memoryCapBytes() == 0 ? null : request.memoryCapBytes();
-        JobView job = jobs.create(request.bundleId(), spec, target, cap, Instant.now());
-        audit.record(dev.crashlab.web.auth.Callers.of(identity), "job.create", "job " + job.id(),
+        Caller caller = dev.crashlab.web.auth.Callers.of(identity);
+        JobView job = jobs.create(request.bundleId(), spec, target, cap, caller.name(), Instant.now());
+        audit.record(caller, "job.create", "job " + job.id(),
                 request.bundleId() == null ? "edited spec" : "bundle " + request.bundleId());
         return Response.created(URI.create("/api/repro/jobs/" + job.id())).entity(job).build();
     }
@@ -161,12 +166,14 @@ public class ReproJobResource {
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @RestStreamElementType(MediaType.APPLICATION_JSON)
     @RolesAllowed(Roles.VIEWER)
-    @Operation(summary = "Server-sent events: the job now and on every change, until it ends")
+    @Operation(summary = "Server-sent events: the job now and on every change, until it ends. Open streams are "
+            + "capped per user and in total (429 with Retry-After past the cap)")
     public Multi<JobView> events(@RestPath long id) {
         if (jobs.find(id).isEmpty()) {
             throw ProblemException.notFound("no reproduction job " + id);
         }
-        return progress.watch(id);
+        EventStreamLimit.Slot slot = streams.open(dev.crashlab.web.auth.Callers.of(identity).name());
+        return progress.watch(id).onTermination().invoke(slot::close);
     }
 
     private static ProblemException badRequest(String detail) {

@@ -60,6 +60,9 @@ class AuthorizationMatrixTest {
         POLICY.put("POST /api/auth/setup", PUBLIC);
         POLICY.put("POST /api/auth/login", PUBLIC);
         POLICY.put("POST /api/auth/logout", PUBLIC);
+        POLICY.put("GET /api/auth/oidc", PUBLIC);
+        // single sign-on is off in this profile: a 404 for everyone (OidcLoginBrowserTest signs in through it)
+        POLICY.put("GET /api/auth/oidc/login", PUBLIC);
         POLICY.put("GET /api/auth/me", AUTHENTICATED);
         POLICY.put("PUT /api/auth/password", AUTHENTICATED);
         POLICY.put("GET /api/tokens", VIEWER);
@@ -83,6 +86,7 @@ class AuthorizationMatrixTest {
         POLICY.put("POST /api/groups/{key}/resolution", TRIAGER);
         POLICY.put("GET /api/bundles/{id}", VIEWER);
         POLICY.put("DELETE /api/bundles/{id}", Set.of("reporter", "triager"));
+        POLICY.put("GET /api/bundles/{id}/ownership", VIEWER);
         POLICY.put("GET /api/bundles/{id}/facts", VIEWER);
         POLICY.put("GET /api/bundles/{id}/artifacts/{artifactId}/content", VIEWER);
         POLICY.put("GET /api/bundles/{id}/diagnosis", VIEWER);

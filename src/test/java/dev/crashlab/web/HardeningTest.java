@@ -12,7 +12,14 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.specification.RequestSpecification;
+import jakarta.inject.Inject;
 import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -195,5 +202,140 @@ class HardeningTest {
             given().post("/api/repro/jobs/" + id + "/cancel").then().statusCode(200);
         }
         assertThat(unclaimable).hasSize(60);
+    }
+
+    /** A new account with {@code role}, signed in: its session cookie. */
+    private static String signedIn(String role) {
+        String name = role + "-" + UUID.randomUUID().toString().substring(0, 8);
+        given().contentType("application/json").body(Map.of("username", name, "password", "a-long-password", "roles", List.of(role)))
+                .post("/api/admin/users").then().statusCode(201);
+        return given().header("Authorization", "").contentType("application/json")
+                .body(Map.of("username", name, "password", "a-long-password")).post("/api/auth/login")
+                .then().statusCode(200).extract().cookie("crashlab_session");
+    }
+
+    private static RequestSpecification asSession(String session) {
+        return given().header("Authorization", "").cookie("crashlab_session", session);
+    }
+
+    @Test
+    void aSignedInBrowserCannotBeMadeToWriteFromAnotherSite() {
+        String reporter = signedIn("reporter");
+        long id = asSession(reporter).multiPart("file", "cookie.log", "RuntimeError: CUDA out of memory\n".getBytes(StandardCharsets.UTF_8))
+                .post("/api/bundles").then().statusCode(201).extract().<Integer>path("id").longValue();
+        // another site's page, riding on the session cookie: refused before anything happens
+        asSession(reporter).header("Origin", "https://evil.example").delete("/api/bundles/" + id)
+                .then().statusCode(403).contentType(startsWith("application/problem+json")).body("type", containsString("cross-origin"));
+        asSession(reporter).header("Origin", "https://evil.example")
+                .multiPart("file", "x.log", "text".getBytes(StandardCharsets.UTF_8)).post("/api/bundles").then().statusCode(403);
+        asSession(reporter).header("Sec-Fetch-Site", "cross-site").delete("/api/bundles/" + id).then().statusCode(403);
+        asSession(reporter).get("/api/bundles/" + id).then().statusCode(200);
+        // the same request from CrashLab's own page goes through
+        asSession(reporter).header("Origin", ownOrigin()).header("Sec-Fetch-Site", "same-origin").delete("/api/bundles/" + id)
+                .then().log().ifValidationFails().statusCode(204);
+        asSession(reporter).get("/api/bundles/" + id).then().statusCode(404);
+    }
+
+    @Test
+    void oneUserCannotFillTheJobQueueForEveryone() {
+        String spec = dev.crashlab.repro.worker.ScriptedChild.spec("pass");
+        String job = "{\"spec\":" + spec + ",\"target\":\"gpu:NoSuchGpu-per-user\"}";
+        String busy = signedIn("lab");
+        String other = signedIn("lab");
+        List<Long> queued = new ArrayList<>();
+        // %test.crashlab.lab.max-queued-per-user=70
+        for (int i = 0; i < 70; i++) {
+            queued.add(asSession(busy).contentType("application/json").body(job).post("/api/repro/jobs")
+                    .then().statusCode(201).extract().<Integer>path("id").longValue());
+        }
+        asSession(busy).contentType("application/json").body(job).post("/api/repro/jobs")
+                .then().statusCode(429).contentType(startsWith("application/problem+json"))
+                .header("Retry-After", equalTo("60"))
+                .body("type", containsString("too-many-queued-jobs"))
+                .body("detail", containsString("you have 70 jobs waiting already"));
+        // someone else still gets in line
+        long theirs = asSession(other).contentType("application/json").body(job).post("/api/repro/jobs")
+                .then().statusCode(201).extract().<Integer>path("id").longValue();
+        // once one of the busy user's jobs is cancelled, they may queue one more
+        asSession(busy).post("/api/repro/jobs/" + queued.getFirst() + "/cancel").then().statusCode(200);
+        queued.add(asSession(busy).contentType("application/json").body(job).post("/api/repro/jobs")
+                .then().statusCode(201).extract().<Integer>path("id").longValue());
+        for (long id : queued.subList(1, queued.size())) {
+            given().post("/api/repro/jobs/" + id + "/cancel").then().statusCode(200);
+        }
+        given().post("/api/repro/jobs/" + theirs + "/cancel").then().statusCode(200);
+    }
+
+    @Inject
+    EventStreamLimit streams;
+
+    /** Opens a job's event stream with a session; the open response (status known, body still streaming). */
+    private HttpResponse<InputStream> openStream(HttpClient http, String session, long job) throws Exception {
+        HttpRequest r = HttpRequest.newBuilder(base.toURI().resolve("/api/repro/jobs/" + job + "/events"))
+                .header("Cookie", "crashlab_session=" + session).header("Accept", "text/event-stream").build();
+        return http.sendAsync(r, HttpResponse.BodyHandlers.ofInputStream()).get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void liveJobViewsAreCappedPerUserAndInTotal() throws Exception {
+        String spec = dev.crashlab.repro.worker.ScriptedChild.spec("pass");
+        long job = given().contentType("application/json").body("{\"spec\":" + spec + ",\"target\":\"gpu:NoSuchGpu-sse\"}")
+                .post("/api/repro/jobs").then().statusCode(201).extract().<Integer>path("id").longValue();
+        HttpClient http = HttpClient.newHttpClient();
+        List<HttpResponse<InputStream>> open = new ArrayList<>();
+        try {
+            // streams of other tests end with their jobs: wait for them, so the total below is ours alone
+            long quiet = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (streams.open() > 0 && System.nanoTime() < quiet) {
+                Thread.sleep(100);
+            }
+            assertThat(streams.open()).as("streams left open by earlier tests").isZero();
+            // %test: at most 4 per user, 12 in all
+            String first = signedIn("viewer");
+            for (int i = 0; i < 4; i++) {
+                HttpResponse<InputStream> s = openStream(http, first, job);
+                assertThat(s.statusCode()).isEqualTo(200);
+                open.add(s);
+            }
+            HttpResponse<InputStream> fifth = openStream(http, first, job);
+            assertThat(fifth.statusCode()).isEqualTo(429);
+            assertThat(fifth.headers().firstValue("Retry-After")).hasValue("10");
+            assertThat(new String(fifth.body().readAllBytes(), StandardCharsets.UTF_8))
+                    .contains("you have 4 live job views open already").contains("max-event-streams-per-user");
+            for (int u = 0; u < 2; u++) {
+                String user = signedIn("viewer");
+                for (int i = 0; i < 4; i++) {
+                    HttpResponse<InputStream> s = openStream(http, user, job);
+                    assertThat(s.statusCode()).isEqualTo(200);
+                    open.add(s);
+                }
+            }
+            assertThat(streams.open()).isEqualTo(12);
+            String late = signedIn("viewer");
+            HttpResponse<InputStream> refused = openStream(http, late, job);
+            assertThat(refused.statusCode()).isEqualTo(429);
+            assertThat(new String(refused.body().readAllBytes(), StandardCharsets.UTF_8))
+                    .contains("the server has 12 live job views open").contains("crashlab.http.max-event-streams");
+            // a browser that goes away gives its slot back
+            open.removeFirst().body().close();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (streams.open() > 11 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            HttpResponse<InputStream> now = openStream(http, late, job);
+            assertThat(now.statusCode()).isEqualTo(200);
+            open.add(now);
+        } finally {
+            for (HttpResponse<InputStream> s : open) {
+                s.body().close();
+            }
+            given().post("/api/repro/jobs/" + job + "/cancel").then().statusCode(200);
+        }
+        // the job ended: every stream still open ends with it, and the count goes back to zero
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (streams.open() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(streams.open()).isZero();
     }
 }

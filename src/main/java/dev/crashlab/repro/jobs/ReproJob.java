@@ -38,6 +38,10 @@ public class ReproJob extends PanacheEntityBase {
     @Column(name = "memory_cap_bytes")
     public Long memoryCapBytes;
 
+    /** Who queued it (a user name, or token:&lt;name&gt;); null for jobs older than V21. */
+    @Column(name = "created_by", length = 200)
+    public String createdBy;
+
     @Enumerated(EnumType.STRING)
     @Column(nullable = false, length = 16)
     public JobState state;

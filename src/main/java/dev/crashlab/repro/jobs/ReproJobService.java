@@ -59,8 +59,25 @@ public class ReproJobService {
         return config.lab();
     }
 
-    /** Queues a job for {@code spec}; the caller has validated the spec. */
+    /** Queues a job for {@code spec} on nobody's behalf (tests, tools); the caller has validated the spec. */
     public JobView create(Long bundleId, JsonNode spec, JobTarget target, Long memoryCapBytes, Instant now) {
+        return create(bundleId, spec, target, memoryCapBytes, null, now);
+    }
+
+    /**
+     * Queues a job for {@code spec}, queued by {@code createdBy} (a caller name; null: nobody's); the caller has
+     * validated the spec. Refused when the queue is full, or when {@code createdBy} has
+     * {@code crashlab.lab.max-queued-per-user} jobs waiting already.
+     */
+    public JobView create(Long bundleId, JsonNode spec, JobTarget target, Long memoryCapBytes, String createdBy, Instant now) {
+        if (createdBy != null) {
+            long mine = ReproJob.count("createdBy = ?1 and state = ?2", createdBy, JobState.QUEUED);
+            if (mine >= lab().maxQueuedPerUser()) {
+                throw new DomainException(DomainException.Kind.TOO_MANY, "too-many-queued-jobs", "Too many of your jobs waiting",
+                        "you have " + mine + " jobs waiting already, the most one user may have (crashlab.lab.max-queued-per-user); "
+                                + "cancel some, or wait until workers have run them", 60);
+            }
+        }
         long waiting = ReproJob.count("state", JobState.QUEUED);
         if (waiting >= lab().maxQueued()) {
             throw new DomainException(DomainException.Kind.CONFLICT, "queue-full", "Job queue full", waiting
@@ -75,6 +92,7 @@ public class ReproJobService {
         }
         j.target = target.toString();
         j.memoryCapBytes = memoryCapBytes;
+        j.createdBy = createdBy;
         j.state = JobState.QUEUED;
         j.attempts = 0;
         j.maxAttempts = Math.max(1, lab().maxAttempts());

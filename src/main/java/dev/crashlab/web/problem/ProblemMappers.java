@@ -2,7 +2,10 @@ package dev.crashlab.web.problem;
 
 import dev.crashlab.bundle.BundleRejectedException;
 import dev.crashlab.domain.DomainException;
+import io.quarkus.vertx.http.runtime.security.HttpAuthenticator;
+import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;
@@ -34,8 +37,12 @@ public class ProblemMappers {
             case UNPROCESSABLE -> 422;
             case UNAUTHENTICATED -> 401;
             case FORBIDDEN -> 403;
+            case TOO_MANY -> 429;
         };
-        return Problem.of(e.slug(), e.title(), status, e.getMessage(), request.path()).toResponse();
+        Response response = Problem.of(e.slug(), e.title(), status, e.getMessage(), request.path()).toResponse();
+        return e.retryAfterSeconds() > 0
+                ? Response.fromResponse(response).header("Retry-After", Long.toString(e.retryAfterSeconds())).build()
+                : response;
     }
 
     @ServerExceptionMapper
@@ -46,9 +53,25 @@ public class ProblemMappers {
     }
 
     @ServerExceptionMapper
-    public Response unauthorized(io.quarkus.security.UnauthorizedException e, HttpServerRequest request) {
-        return unauthenticated(new io.quarkus.security.AuthenticationFailedException(), request);
+    public Uni<Response> unauthorized(io.quarkus.security.UnauthorizedException e, HttpServerRequest request, RoutingContext ctx) {
+        HttpAuthenticator authenticator = ctx.get(HttpAuthenticator.class.getName());
+        if (SSO_LOGIN.equals(request.path()) && authenticator != null) {
+            // single sign-on: the code-flow mechanism's challenge sends the browser to the identity provider
+            // (a redirect, with its state cookie), as Quarkus' own mapper would
+            return authenticator.getChallenge(ctx).map(c -> {
+                if (c == null) {
+                    return unauthenticated(new io.quarkus.security.AuthenticationFailedException(), request);
+                }
+                Response.ResponseBuilder challenge = Response.status(c.status);
+                c.getHeaders().forEach((name, value) -> challenge.header(name.toString(), value));
+                return challenge.build();
+            });
+        }
+        return Uni.createFrom().item(unauthenticated(new io.quarkus.security.AuthenticationFailedException(), request));
     }
+
+    /** The single sign-on path (AuthResource.oidcLogin), whose challenge is a redirect to the provider. */
+    static final String SSO_LOGIN = "/api/auth/oidc/login";
 
     @ServerExceptionMapper
     public Response forbidden(io.quarkus.security.ForbiddenException e, HttpServerRequest request) {

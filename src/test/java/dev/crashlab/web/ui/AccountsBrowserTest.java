@@ -134,4 +134,39 @@ class AccountsBrowserTest extends BrowserPageTest {
         given().header("Authorization", "").cookie("crashlab_session", cookie).delete("/api/bundles/" + bundle).then().statusCode(403);
         p.context().close();
     }
+
+    @Test
+    @Order(3)
+    void aReporterSeesDeleteOnlyOnTheirOwnBundles() {
+        long others = uploaded > 0 ? uploaded : given().multiPart("file", "crash.log", "RuntimeError: CUDA error: out of memory\n".getBytes())
+                .post("/api/bundles").then().statusCode(201).extract().<Integer>path("id").longValue();
+        String reporter = "reporter-" + UUID.randomUUID().toString().substring(0, 8);
+        given().contentType("application/json").body(Map.of("username", reporter, "password", PASSWORD, "roles", List.of("reporter")))
+                .post("/api/admin/users").then().statusCode(201);
+
+        Page p = fresh();
+        p.navigate(index.toString() + "bundles/" + others);
+        p.getByLabel("User name").fill(reporter);
+        p.getByLabel("Password").fill(PASSWORD);
+        p.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Sign in")).click();
+        assertThat(p.getByTestId("account-link")).hasText(reporter);
+        String cookie = p.context().cookies().stream().filter(c -> c.name.equals("crashlab_session")).findFirst().orElseThrow().value;
+        // someone else's bundle: the page has asked who uploaded it, and offers no Delete (the server would say 403)
+        assertThat(p.getByTestId("uploaded-by")).not().hasText(reporter);
+        assertThat(p.getByTestId("uploaded-by")).isVisible();
+        assertThat(p.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Delete"))).hasCount(0);
+        given().header("Authorization", "").cookie("crashlab_session", cookie).delete("/api/bundles/" + others).then().statusCode(403);
+
+        // their own upload: Delete is there and works
+        long own = given().header("Authorization", "").cookie("crashlab_session", cookie)
+                .multiPart("file", "mine.log", "RuntimeError: CUDA error: out of memory\n".getBytes())
+                .post("/api/bundles").then().statusCode(201).extract().<Integer>path("id").longValue();
+        p.navigate(index.toString() + "bundles/" + own);
+        assertThat(p.getByTestId("uploaded-by")).hasText(reporter);
+        p.onDialog(d -> d.accept());
+        p.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Delete")).click();
+        p.waitForURL(Pattern.compile(".*/bundles$"));
+        given().get("/api/bundles/" + own).then().statusCode(404);
+        p.context().close();
+    }
 }
