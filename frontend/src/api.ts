@@ -27,6 +27,8 @@ export interface Bundle {
   progress: { artifactsRead: number; artifacts: number; readerVersion: number | null };
   /** The per-bundle budgets reading it reached, in words ("read the first 200 MB of train.log ..."). */
   budgetNotes: string[];
+  /** Why the last reading failed, in words (status FAILED); null otherwise. */
+  readError?: string | null;
   /** Secrets replaced by `<redacted:kind>` at upload, per kind (empty when none). */
   redactions?: Record<string, number>;
 }
@@ -146,6 +148,12 @@ export function listBundles(page: number, size: number, signal?: AbortSignal): P
 
 export function getBundle(id: number | string, signal?: AbortSignal): Promise<Bundle> {
   return getJson<Bundle>(bundleUrl(id), signal);
+}
+
+/** Reads a bundle again in the background (after a failed reading); answers the bundle, status PROCESSING. */
+export async function readBundleAgain(id: number | string): Promise<Bundle> {
+  const response = await request(`${bundleUrl(id)}/read`, { method: 'POST' });
+  return (await response.json()) as Bundle;
 }
 
 export async function deleteBundle(id: number | string): Promise<void> {

@@ -22,13 +22,14 @@ public final class BundleViews {
             List<ArtifactView> artifacts,
             Progress progress,
             List<String> budgetNotes,
+            String readError,
             Map<String, Integer> redactions) {
 
         static BundleView of(Bundle b) {
             return new BundleView(b.id, b.name, b.uploadedAt, b.size, b.sha256, b.status, b.notes,
                     b.artifacts.stream().map(ArtifactView::of).toList(),
                     new Progress(b.artifactsRead, b.artifacts.size(), b.readerVersion), BundleViews.budgetNotesOf(b.budgetHitsJson),
-                    new TreeMap<>(b.redactions));
+                    b.readError, new TreeMap<>(b.redactions));
         }
     }
 

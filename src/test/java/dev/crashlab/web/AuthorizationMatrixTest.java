@@ -84,6 +84,7 @@ class AuthorizationMatrixTest {
         POLICY.put("GET /api/bundles/{id}", VIEWER);
         POLICY.put("DELETE /api/bundles/{id}", Set.of("reporter", "triager"));
         POLICY.put("GET /api/bundles/{id}/facts", VIEWER);
+        POLICY.put("POST /api/bundles/{id}/read", Set.of("reporter", "triager"));
         POLICY.put("GET /api/bundles/{id}/artifacts/{artifactId}/content", VIEWER);
         POLICY.put("GET /api/bundles/{id}/diagnosis", VIEWER);
         POLICY.put("GET /api/bundles/{id}/similar", VIEWER);
