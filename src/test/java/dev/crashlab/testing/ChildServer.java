@@ -88,7 +88,9 @@ public final class ChildServer implements AutoCloseable {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector",
                 "-Dquarkus.analytics.disabled=true", "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
-                "-Xlog:gc:file=" + gcLog, "-D" + ServedApp.URL_FILE + "=" + urlFile));
+                "-Xlog:gc:file=" + gcLog,
+                "-Dquarkus.test.hang-detection-timeout=24h", // serving "hangs" on purpose
+                "-D" + ServedApp.URL_FILE + "=" + urlFile));
         cmd.addAll(jvmFlags);
         for (String key : List.of("maven.repo.local", "maven.home", "maven.settings")) {
             if (System.getProperty(key) != null) {
@@ -155,17 +157,26 @@ public final class ChildServer implements AutoCloseable {
         return -1;
     }
 
-    /** The largest heap in use before a collection, from the current run's GC log, in MiB; -1 if none logged. */
-    public long peakHeapMiB() throws IOException {
-        long max = -1;
-        if (!Files.exists(gcLog)) {
-            return max;
+    /**
+     * The heap in the current run's GC log: the most in use after a young collection (an upper bound of what was
+     * live, old garbage included), the most in use before any collection, and the number of full collections.
+     */
+    public String heapSummary() throws IOException {
+        long afterYoung = -1;
+        long before = -1;
+        int full = 0;
+        if (Files.exists(gcLog)) {
+            var m = java.util.regex.Pattern.compile("(Pause Young|Pause Full)[^\\n]*?(\\d+)M->(\\d+)M").matcher(Files.readString(gcLog));
+            while (m.find()) {
+                before = Math.max(before, Long.parseLong(m.group(2)));
+                if (m.group(1).equals("Pause Full")) {
+                    full++;
+                } else {
+                    afterYoung = Math.max(afterYoung, Long.parseLong(m.group(3)));
+                }
+            }
         }
-        var m = java.util.regex.Pattern.compile("(\\d+)M->(\\d+)M").matcher(Files.readString(gcLog));
-        while (m.find()) {
-            max = Math.max(max, Long.parseLong(m.group(1)));
-        }
-        return max;
+        return "heap after young GCs at most " + afterYoung + " MiB, before GCs at most " + before + " MiB, " + full + " full GCs";
     }
 
     /** The end of the child's log, for failure messages. */
