@@ -27,6 +27,8 @@ export interface Bundle {
   progress: { artifactsRead: number; artifacts: number; readerVersion: number | null };
   /** The per-bundle budgets reading it reached, in words ("read the first 200 MB of train.log ..."). */
   budgetNotes: string[];
+  /** Why the last reading failed, in words (status FAILED); null otherwise. */
+  readError?: string | null;
   /** Secrets replaced by `<redacted:kind>` at upload, per kind (empty when none). */
   redactions?: Record<string, number>;
   /** Kept by retention whatever its age. */
@@ -188,6 +190,12 @@ export interface BundleOwnership {
 
 export function getBundleOwnership(id: number | string, signal?: AbortSignal): Promise<BundleOwnership> {
   return getJson<BundleOwnership>(`${bundleUrl(id)}/ownership`, signal);
+}
+
+/** Reads a bundle again in the background (after a failed reading); answers the bundle, status PROCESSING. */
+export async function readBundleAgain(id: number | string): Promise<Bundle> {
+  const response = await request(`${bundleUrl(id)}/read`, { method: 'POST' });
+  return (await response.json()) as Bundle;
 }
 
 export async function deleteBundle(id: number | string): Promise<void> {

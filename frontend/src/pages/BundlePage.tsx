@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError, deleteBundle, getBundle, setPinned, getBundleFacts, getBundleOwnership, type BundleOwnership, type Artifact, type Bundle, type SourceRef } from '../api.ts';
+import { ApiError, deleteBundle, getBundle, setPinned, getBundleFacts, getBundleOwnership, readBundleAgain, type BundleOwnership, type Artifact, type Bundle, type SourceRef } from '../api.ts';
 import { ArtifactViewer } from '../components/ArtifactViewer.tsx';
 import { EnvironmentPanel, type FactsState } from '../components/EnvironmentPanel.tsx';
 import { FactsSection } from '../components/FactsSection.tsx';
@@ -29,6 +29,8 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
   const [deleting, setDeleting] = useState(false);
   const [pinning, setPinning] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [retrying, setRetrying] = useState(false);
+  const [retryError, setRetryError] = useState<string | null>(null);
   const [reload, setReload] = useState(0);
   const [facts, setFacts] = useState<FactsState>({ kind: 'loading' });
   const [factsReload, setFactsReload] = useState(0);
@@ -69,7 +71,10 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
 
   // an upload is read in the background: poll the bundle until it is ready, then show what it says (no reload)
   const processing = state.kind === 'loaded' && state.bundle.status === 'PROCESSING';
-  const firstRead = processing && state.kind === 'loaded' && state.bundle.progress?.readerVersion == null;
+  // reading failed before anything was stored: there are no facts or diagnosis to show, only the reason
+  const neverRead =
+    state.kind === 'loaded' && state.bundle.progress?.readerVersion == null && state.bundle.status !== 'READY';
+  const firstRead = processing && neverRead;
   const [polls, setPolls] = useState(0);
   useEffect(() => {
     if (!processing) return;
@@ -90,7 +95,7 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
 
   // facts are stored at ingest; loaded beside the bundle, not before it, once the first reading is done
   useEffect(() => {
-    if (!validId || firstRead) return;
+    if (!validId || neverRead) return;
     const controller = new AbortController();
     setFacts({ kind: 'loading' });
     getBundleFacts(id, controller.signal).then(
@@ -101,7 +106,7 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
       },
     );
     return () => controller.abort();
-  }, [id, validId, reload, factsReload, firstRead]);
+  }, [id, validId, reload, factsReload, neverRead]);
 
   if (state.kind === 'loading') {
     return (
@@ -172,6 +177,19 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
       setDeleteError(err instanceof Error ? err.message : 'Could not change the pin.');
     } finally {
       setPinning(false);
+    }
+  }
+
+  async function onReadAgain() {
+    setRetrying(true);
+    setRetryError(null);
+    try {
+      const again = await readBundleAgain(bundle.id);
+      setState({ kind: 'loaded', bundle: again }); // PROCESSING: the page polls until it is done
+    } catch (err) {
+      setRetryError(err instanceof Error ? err.message : 'Could not start reading the bundle again.');
+    } finally {
+      setRetrying(false);
     }
   }
 
@@ -269,7 +287,7 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
         <div className="alert alert-info" role="status" aria-live="polite" data-testid="bundle-progress">
           <div className="alert-body">
             <p className="alert-title">
-              {firstRead ? 'Reading this bundle' : 'Reading this bundle again with a newer reader'}
+              {firstRead ? 'Reading this bundle' : 'Reading this bundle again'}
             </p>
             <p className="alert-detail">
               {bundle.progress.artifactsRead} of {plural(bundle.progress.artifacts, 'file')} read so far.{' '}
@@ -278,6 +296,22 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
                 : 'What is shown below is from the earlier reading until then.'}
             </p>
           </div>
+        </div>
+      )}
+      {bundle.status === 'FAILED' && (
+        <div data-testid="bundle-read-error">
+          <ErrorAlert title="Reading this bundle failed">
+            {bundle.readError ?? 'The reason was not recorded.'}{' '}
+            {bundle.progress.readerVersion != null
+              ? 'What is shown below is from an earlier reading.'
+              : 'Its files are kept; nothing was read from them yet.'}
+          </ErrorAlert>
+          {mayDelete && (
+            <button type="button" className="btn btn-secondary" onClick={onReadAgain} disabled={retrying}>
+              {retrying ? 'Starting…' : 'Read it again'}
+            </button>
+          )}
+          {retryError && <ErrorAlert title="Could not read it again">{retryError}</ErrorAlert>}
         </div>
       )}
       {bundle.budgetNotes?.length > 0 && (
@@ -295,7 +329,7 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
 
       <ResolutionPanel bundleId={bundle.id} onChange={refresh} prefill={prefill} />
 
-      {!firstRead && (
+      {!neverRead && (
         <>
           <DiagnosisReport
             key={`diagnosis-${refreshes}`}
@@ -385,7 +419,7 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
         bundle.artifacts.length > 0 && <p className="hint muted">Select an artifact to view its content.</p>
       )}
 
-      {!firstRead && (
+      {!neverRead && (
         <>
           <FactsSection state={facts} artifacts={bundle.artifacts} jump={jump} />
 

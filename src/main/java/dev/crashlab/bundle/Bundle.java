@@ -62,6 +62,10 @@ public class Bundle extends PanacheEntityBase {
     @Column(name = "artifacts_read", nullable = false)
     public int artifactsRead;
 
+    /** Why the last reading failed, for a person (status {@link BundleStatus#FAILED}); null otherwise. */
+    @Column(name = "read_error", length = 2000)
+    public String readError;
+
     /** The budgets the stored reading reached, as {@code [{"budget","artifact","message"}]}; null when none. */
     @JdbcTypeCode(SqlTypes.JSON)
     @Column(name = "budget_hits_json")

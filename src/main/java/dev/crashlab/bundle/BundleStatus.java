@@ -6,6 +6,9 @@ public enum BundleStatus {
     PROCESSING,
     /** Read and diagnosed; its facts are stored. */
     READY,
-    /** Reading or diagnosing it failed (the server log says why); it is read again at the next start. */
+    /**
+     * Reading it failed ({@code Bundle.readError} says why, in words); its files are kept and it can be read
+     * again. A reading stored before (by an older reader version) stays shown until then.
+     */
     FAILED
 }

@@ -22,6 +22,7 @@ public final class BundleViews {
             List<ArtifactView> artifacts,
             Progress progress,
             List<String> budgetNotes,
+            String readError,
             Map<String, Integer> redactions,
             boolean pinned) {
 
@@ -29,7 +30,7 @@ public final class BundleViews {
             return new BundleView(b.id, b.name, b.uploadedAt, b.size, b.sha256, b.status, b.notes,
                     b.artifacts.stream().map(ArtifactView::of).toList(),
                     new Progress(b.artifactsRead, b.artifacts.size(), b.readerVersion), BundleViews.budgetNotesOf(b.budgetHitsJson),
-                    new TreeMap<>(b.redactions), b.pinned);
+                    b.readError, new TreeMap<>(b.redactions), b.pinned);
         }
     }
 

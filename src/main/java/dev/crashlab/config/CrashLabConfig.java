@@ -58,6 +58,14 @@ public interface CrashLabConfig {
         @WithDefault("30m")
         java.time.Duration maxTime();
 
+        /**
+         * For tests of a server killed mid-way only: waits this long after reading each file and again before
+         * diagnosing, so that a test can kill the server while a bundle is being read or diagnosed. 0 (the
+         * default) waits not at all; never set it in use.
+         */
+        @WithDefault("0s")
+        java.time.Duration testPause();
+
         /** How long a request for a bundle still being read waits for it before answering 409. */
         @WithDefault("30s")
         java.time.Duration readWait();

@@ -39,7 +39,8 @@ import org.jboss.logging.Logger;
  *
  * <p>NOTE: the upload commits the bundle as {@link BundleStatus#PROCESSING} before anything here runs, and each
  * step here replaces what an earlier, interrupted run stored; so a server killed at any point resumes at start-up
- * by reading every bundle still {@code PROCESSING} again.
+ * by reading every bundle still {@code PROCESSING} again. A reading that throws ends {@link BundleStatus#FAILED}
+ * with the reason in words ({@code Bundle.readError}); {@link #readAgain} reads it again.
  */
 @ApplicationScoped
 public class BundleIngest {
@@ -83,11 +84,11 @@ public class BundleIngest {
     /** Resumes what a stopped server left: unfinished bundles, and bundles an older reader version read. */
     void resumeAtStartup(@Observes @Priority(5000) StartupEvent event) {
         List<Long> ids = QuarkusTransaction.requiringNew().call(() -> {
-            Bundle.update("status = ?1, artifactsRead = 0 where readerVersion is not null and readerVersion < ?2",
+            Bundle.update("status = ?1, artifactsRead = 0, readError = null where readerVersion is not null and readerVersion < ?2",
                     BundleStatus.PROCESSING, BundleReader.VERSION);
             return Bundle.getEntityManager()
-                    .createQuery("select b.id from Bundle b where b.status in :s order by b.id", Long.class)
-                    .setParameter("s", List.of(BundleStatus.PROCESSING, BundleStatus.FAILED))
+                    .createQuery("select b.id from Bundle b where b.status = :s order by b.id", Long.class)
+                    .setParameter("s", BundleStatus.PROCESSING)
                     .getResultList();
         });
         if (!ids.isEmpty()) {
@@ -122,36 +123,37 @@ public class BundleIngest {
     }
 
     private void process(long bundleId) {
+        String step = "reading its files";
         try {
             Optional<BundleView> found = bundles.find(bundleId);
             if (found.isEmpty()) {
                 return; // deleted meanwhile
             }
-            if (found.get().status() == BundleStatus.FAILED) { // read again
-                QuarkusTransaction.requiringNew().run(() -> Bundle.update("status = ?1 where id = ?2", BundleStatus.PROCESSING, bundleId));
-            }
             List<BundleReader.Item> items = found.get().artifacts().stream().map(this::item).toList();
             long[] lastProgress = {System.nanoTime()};
+            java.time.Duration pause = config.ingest().testPause();
             BundleFacts read = new BundleReader(budget()).read(items, (done, total) -> {
-                if (System.nanoTime() - lastProgress[0] > PROGRESS_EVERY_NANOS) {
+                testPause(pause);
+                if (!pause.isZero() || System.nanoTime() - lastProgress[0] > PROGRESS_EVERY_NANOS) {
                     lastProgress[0] = System.nanoTime();
                     QuarkusTransaction.requiringNew().run(() -> Bundle.update("artifactsRead = ?1 where id = ?2", done, bundleId));
                 }
             });
+            step = "storing what was read";
             if (!stored.store(bundleId, read)) {
                 return;
             }
+            step = "diagnosing it";
+            testPause(pause);
             diagnoses.computeQuietly(bundleId);
-            QuarkusTransaction.requiringNew().run(() -> Bundle.update("status = ?1 where id = ?2", BundleStatus.READY, bundleId));
+            QuarkusTransaction.requiringNew().run(() -> Bundle.update("status = ?1, readError = null where id = ?2",
+                    BundleStatus.READY, bundleId));
         } catch (Exception | OutOfMemoryError | StackOverflowError e) {
-            // FAILED: the list says so; read again at the next start; waiters hear of it now
-            LOG.errorf(e, "reading bundle %d failed; it is read again at the next start", bundleId);
-            try {
-                QuarkusTransaction.requiringNew().run(() -> Bundle.update("status = ?1 where id = ?2 and status = ?3",
-                        BundleStatus.FAILED, bundleId, BundleStatus.PROCESSING));
-            } catch (RuntimeException again) {
-                LOG.warnf("could not mark bundle %d as failed: %s", bundleId, again.getMessage());
-            }
+            // a failure that would happen again at once is not retried in a loop: the bundle says why and waits
+            // for someone to read it again (POST /api/bundles/{id}/read); a server killed meanwhile resumes it
+            String reason = reason(step, e);
+            LOG.errorf(e, "reading bundle %d failed: %s", bundleId, reason);
+            markFailed(bundleId, reason);
         } finally {
             CompletableFuture<Void> w = waiters.remove(bundleId);
             if (w != null) {
@@ -160,8 +162,68 @@ public class BundleIngest {
         }
     }
 
+    // crashlab.ingest.test-pause: only tests that kill the server mid-way set it
+    private static void testPause(java.time.Duration pause) {
+        if (!pause.isZero()) {
+            try {
+                Thread.sleep(pause);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void markFailed(long bundleId, String reason) {
+        try {
+            QuarkusTransaction.requiringNew().run(() -> Bundle.update("status = ?1, readError = ?2 where id = ?3 and status = ?4",
+                    BundleStatus.FAILED, reason, bundleId, BundleStatus.PROCESSING));
+        } catch (RuntimeException e) {
+            // the database itself is failing: left PROCESSING, read again at the next start
+            LOG.errorf(e, "could not mark bundle %d as failed; it is read again at the next start", bundleId);
+        }
+    }
+
+    /** Says why reading failed, in words for the bundle page (our own messages only, never bundle content). */
+    static String reason(String step, Throwable e) {
+        String why;
+        if (e instanceof OutOfMemoryError) {
+            why = "the server ran out of memory (lower crashlab.ingest.max-bytes or give the server more heap)";
+        } else if (e instanceof StackOverflowError) {
+            why = "a file is nested too deeply to read";
+        } else if (e instanceof java.io.IOException io) {
+            why = io.getMessage() == null ? io.getClass().getSimpleName() : io.getMessage();
+        } else {
+            why = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        }
+        String out = "CrashLab failed while " + step + ": " + why;
+        return out.length() > 1990 ? out.substring(0, 1990) + "…" : out;
+    }
+
+    /**
+     * Reads a bundle again (one that failed, or one already read), keeping its files; start-up resumes it if the
+     * server stops meanwhile.
+     *
+     * @throws DomainException NOT_FOUND for an unknown bundle
+     */
+    public BundleView readAgain(long bundleId) {
+        int changed = QuarkusTransaction.requiringNew().call(() -> Bundle.update(
+                "status = ?1, readError = null, artifactsRead = 0 where id = ?2 and status <> ?1", BundleStatus.PROCESSING, bundleId));
+        BundleView view = bundles.find(bundleId).orElseThrow(() -> DomainException.notFound("no bundle " + bundleId));
+        if (changed > 0 || view.status() == BundleStatus.PROCESSING) {
+            submit(bundleId);
+        }
+        return view;
+    }
+
     private BundleReader.Item item(ArtifactView a) {
-        return new BundleReader.Item(a.path(), ArtifactType.valueOf(a.type()), a.size(), () -> blobs.open(a.sha256()));
+        return new BundleReader.Item(a.path(), ArtifactType.valueOf(a.type()), a.size(), () -> {
+            try {
+                return blobs.open(a.sha256());
+            } catch (java.nio.file.NoSuchFileException e) {
+                throw new java.io.IOException("the stored copy of " + a.path() + " is missing from the blob store (SHA-256 "
+                        + a.sha256() + "); restore it from a backup, or delete the bundle and upload it again", e);
+            }
+        });
     }
 
     /**
@@ -180,9 +242,13 @@ public class BundleIngest {
             if (b.get().status() == BundleStatus.READY) {
                 return;
             }
-            if (b.get().status() == BundleStatus.FAILED && !queued.contains(bundleId)) {
-                throw new DomainException(DomainException.Kind.CONFLICT, "bundle-read-failed", "Bundle could not be read",
-                        "reading bundle " + bundleId + " failed; the server log says why, and it is read again at the next start");
+            if (b.get().status() == BundleStatus.FAILED) {
+                if (b.get().progress().readerVersion() != null) {
+                    return; // an earlier reading is stored: it stands until the bundle is read again
+                }
+                throw new DomainException(DomainException.Kind.CONFLICT, "bundle-read-failed", "Reading the bundle failed",
+                        b.get().readError() + ". Read it again from its page (POST /api/bundles/" + bundleId
+                                + "/read) once the cause is fixed");
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {

@@ -230,6 +230,18 @@ public class BundleResource {
                 "budgetNotes", read.budgetHits().stream().map(h -> h.message()).toList());
     }
 
+    @POST
+    @Path("/{id}/read")
+    @RolesAllowed({Roles.REPORTER, Roles.TRIAGER})
+    @Operation(summary = "Read a bundle again in the background (after reading it failed, or to refresh it); answers 202 "
+            + "with the bundle, status PROCESSING")
+    public Response readAgain(@RestPath long id) {
+        dev.crashlab.account.Caller who = dev.crashlab.web.auth.Callers.of(identity);
+        BundleView view = ingest.readAgain(id);
+        audit.record(who, "bundle.read-again", "bundle " + id, view.name());
+        return Response.accepted(view).build();
+    }
+
     @GET
     @Path("/{id}/artifacts/{artifactId}/content")
     @Produces(MediaType.WILDCARD)

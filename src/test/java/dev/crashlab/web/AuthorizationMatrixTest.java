@@ -88,6 +88,7 @@ class AuthorizationMatrixTest {
         POLICY.put("DELETE /api/bundles/{id}", Set.of("reporter", "triager"));
         POLICY.put("GET /api/bundles/{id}/ownership", VIEWER);
         POLICY.put("GET /api/bundles/{id}/facts", VIEWER);
+        POLICY.put("POST /api/bundles/{id}/read", Set.of("reporter", "triager"));
         POLICY.put("GET /api/bundles/{id}/artifacts/{artifactId}/content", VIEWER);
         POLICY.put("GET /api/bundles/{id}/diagnosis", VIEWER);
         POLICY.put("GET /api/bundles/{id}/similar", VIEWER);

@@ -1,0 +1,205 @@
+package dev.crashlab.testing;
+
+import static io.restassured.RestAssured.given;
+
+import io.restassured.specification.RequestSpecification;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * A real CrashLab server in a child JVM, for tests that kill it ({@code kill -9}) and start it again on the same
+ * data: its own PostgreSQL database (made on the test server, {@code TEST_PG_PORT}) and its own data folder, so
+ * what it stores is this test's alone. The child runs {@link ServedAppMain}: the application as every
+ * {@code @QuarkusTest} builds it, with extra settings as system properties.
+ */
+public final class ChildServer implements AutoCloseable {
+
+    private static final String ADMIN = "Bearer " + TestAuth.ADMIN_TOKEN;
+
+    private final Path dir;
+    private final Path dataDir;
+    private final String database;
+    private final Map<String, String> settings;
+    private final List<String> jvmFlags;
+    private Process process;
+    private URI base;
+    private Path gcLog;
+    private int starts;
+
+    private ChildServer(Path dir, String database, Map<String, String> settings, List<String> jvmFlags) {
+        this.dir = dir;
+        this.dataDir = dir.resolve("data");
+        this.database = database;
+        this.settings = settings;
+        this.jvmFlags = jvmFlags;
+    }
+
+    /** Tells whether the test PostgreSQL runs (scripts/test-pg sets TEST_PG_PORT). */
+    public static boolean postgresAvailable() {
+        return System.getenv("TEST_PG_PORT") != null;
+    }
+
+    /**
+     * Makes a fresh database and data folder under {@code target/child-servers/} and starts a server on them.
+     *
+     * @param settings CrashLab/Quarkus settings for the test profile (given as {@code -D%test.<key>=<value>})
+     * @param jvmFlags extra JVM flags (e.g. {@code -Xmx512m})
+     */
+    public static ChildServer start(String name, Map<String, String> settings, List<String> jvmFlags)
+            throws IOException, SQLException, InterruptedException {
+        String db = ("child_" + name + "_" + UUID.randomUUID().toString().substring(0, 8)).toLowerCase(Locale.ROOT)
+                .replaceAll("[^a-z0-9_]", "_");
+        try (Connection c = admin(); Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE " + db);
+        }
+        Path dir = Files.createDirectories(Path.of("target", "child-servers", db).toAbsolutePath());
+        ChildServer server = new ChildServer(dir, db, settings, jvmFlags);
+        server.start();
+        return server;
+    }
+
+    private static Connection admin() throws SQLException {
+        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + System.getenv("TEST_PG_PORT") + "/crashlab", "crashlab", "");
+    }
+
+    /** Starts (again) on the same database and data folder; returns once the server answers. */
+    public void start() throws IOException, InterruptedException {
+        if (process != null && process.isAlive()) {
+            throw new IllegalStateException("already running");
+        }
+        starts++;
+        Path urlFile = dir.resolve("url");
+        Files.deleteIfExists(urlFile);
+        gcLog = dir.resolve("gc-" + starts + ".log");
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector",
+                "-Dquarkus.analytics.disabled=true", "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
+                "-Xlog:gc:file=" + gcLog,
+                "-Dquarkus.test.hang-detection-timeout=24h", // serving "hangs" on purpose
+                "-D" + ServedApp.URL_FILE + "=" + urlFile));
+        cmd.addAll(jvmFlags);
+        for (String key : List.of("maven.repo.local", "maven.home", "maven.settings")) {
+            if (System.getProperty(key) != null) {
+                cmd.add("-D" + key + "=" + System.getProperty(key));
+            }
+        }
+        cmd.add("-D%test.crashlab.data-dir=" + dataDir);
+        cmd.add("-D%test.quarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:" + System.getenv("TEST_PG_PORT") + "/" + database);
+        settings.forEach((k, v) -> cmd.add("-D%test." + k + "=" + v));
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), ServedAppMain.class.getName()));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("server.log").toFile()));
+        process = pb.start();
+        long deadline = System.nanoTime() + Duration.ofMinutes(4).toNanos();
+        while (!Files.exists(urlFile)) {
+            if (!process.isAlive()) {
+                throw new AssertionError("the child server exited (" + process.exitValue() + ") before serving:\n" + logTail());
+            }
+            if (System.nanoTime() > deadline) {
+                killHard();
+                throw new AssertionError("the child server did not serve within 4 minutes:\n" + logTail());
+            }
+            Thread.sleep(200);
+        }
+        base = URI.create(Files.readString(urlFile).strip());
+    }
+
+    /** {@code kill -9}: the process gets no chance to finish anything. */
+    public void killHard() throws InterruptedException {
+        if (process != null) {
+            process.destroyForcibly(); // SIGKILL on Linux
+            process.waitFor();
+        }
+    }
+
+    /** A request to this server as the provisioned admin. */
+    public RequestSpecification api() {
+        return given().baseUri(base.getScheme() + "://" + base.getHost()).port(base.getPort()).header("Authorization", ADMIN);
+    }
+
+    public URI base() {
+        return base;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /** The child's peak resident memory so far (VmHWM), in bytes; -1 where /proc does not say. */
+    public long peakRssBytes() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+                if (line.startsWith("VmHWM:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or gone
+        }
+        return -1;
+    }
+
+    /**
+     * The heap in the current run's GC log: the most in use after a young collection (an upper bound of what was
+     * live, old garbage included), the most in use before any collection, and the number of full collections.
+     */
+    public String heapSummary() throws IOException {
+        long afterYoung = -1;
+        long before = -1;
+        int full = 0;
+        if (Files.exists(gcLog)) {
+            var m = java.util.regex.Pattern.compile("(Pause Young|Pause Full)[^\\n]*?(\\d+)M->(\\d+)M").matcher(Files.readString(gcLog));
+            while (m.find()) {
+                before = Math.max(before, Long.parseLong(m.group(2)));
+                if (m.group(1).equals("Pause Full")) {
+                    full++;
+                } else {
+                    afterYoung = Math.max(afterYoung, Long.parseLong(m.group(3)));
+                }
+            }
+        }
+        return "heap after young GCs at most " + afterYoung + " MiB, before GCs at most " + before + " MiB, " + full + " full GCs";
+    }
+
+    /** The end of the child's log, for failure messages. */
+    public String logTail() {
+        try {
+            String log = Files.readString(dir.resolve("server.log"), StandardCharsets.UTF_8);
+            return log.substring(Math.max(0, log.length() - 6000));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
+    /** Stops the server and removes its database and data folder (the log stays, under target/child-servers). */
+    @Override
+    public void close() throws Exception {
+        killHard();
+        try (Connection c = admin(); Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+        }
+        if (Files.exists(dataDir)) {
+            try (var walk = Files.walk(dataDir)) {
+                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+}
