@@ -75,6 +75,9 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
   const neverRead =
     state.kind === 'loaded' && state.bundle.progress?.readerVersion == null && state.bundle.status !== 'READY';
   const firstRead = processing && neverRead;
+  // the files are read and their facts stored: only the diagnosis is still being worked out
+  const diagnosing =
+    processing && !firstRead && state.kind === 'loaded' && state.bundle.progress.artifactsRead >= state.bundle.progress.artifacts;
   const [polls, setPolls] = useState(0);
   useEffect(() => {
     if (!processing) return;
@@ -287,11 +290,13 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
         <div className="alert alert-info" role="status" aria-live="polite" data-testid="bundle-progress">
           <div className="alert-body">
             <p className="alert-title">
-              {firstRead ? 'Reading this bundle' : 'Reading this bundle again'}
+              {firstRead ? 'Reading this bundle' : diagnosing ? 'Diagnosing this bundle' : 'Reading this bundle again'}
             </p>
             <p className="alert-detail">
-              {bundle.progress.artifactsRead} of {plural(bundle.progress.artifacts, 'file')} read so far.{' '}
-              {firstRead
+              {diagnosing
+                ? `All ${plural(bundle.progress.artifacts, 'file')} read; working out the likely causes.`
+                : `${bundle.progress.artifactsRead} of ${plural(bundle.progress.artifacts, 'file')} read so far.`}{' '}
+              {firstRead || diagnosing
                 ? 'The diagnosis appears here when it is done.'
                 : 'What is shown below is from the earlier reading until then.'}
             </p>
