@@ -65,7 +65,8 @@ class S3BlobStoreContractTest extends BlobStoreContract {
         String sha = sha(bytes);
         store.putFile(file("k", bytes), sha);
         try (S3Client c = server.client()) {
-            List<String> keys = c.listObjectsV2(b -> b.bucket(store.location().bucket())).contents().stream().map(o -> o.key()).toList();
+            List<String> keys = c.listObjectsV2(b -> b.bucket(store.location().bucket())).contents().stream().map(o -> o.key())
+                    .filter(k -> !k.endsWith("/")).toList(); // the filesystem backend lists its folders too
             assertThat(keys).containsExactly("crashlab/blobs/" + sha.substring(0, 2) + "/" + sha.substring(2, 4) + "/" + sha);
         }
     }
