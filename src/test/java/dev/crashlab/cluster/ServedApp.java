@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.LauncherSession;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
@@ -24,7 +25,7 @@ import org.junit.platform.engine.discovery.DiscoverySelectors;
 public class ServedApp {
 
     /** The file the child writes its base URL into once it serves. */
-    static final String READY = "crashlab.test.served-app.ready";
+    static final String READY = "served-app.ready-file";
 
     @TestHTTPResource("/")
     URL url;
@@ -42,11 +43,14 @@ public class ServedApp {
     }
 
     public static void main(String[] args) {
+        // by name, so that discovery loads the class through Quarkus' facade class loader (the session sets it up)
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
-                .selectors(DiscoverySelectors.selectMethod(ServedApp.class, "serve")).build();
-        Launcher launcher = LauncherFactory.create();
+                .selectors(DiscoverySelectors.selectMethod(ServedApp.class.getName() + "#serve")).build();
         SummaryGeneratingListener summary = new SummaryGeneratingListener();
-        launcher.execute(request, summary);
+        try (LauncherSession session = LauncherFactory.openSession()) {
+            Launcher launcher = session.getLauncher();
+            launcher.execute(request, summary);
+        }
         summary.getSummary().printFailuresTo(new java.io.PrintWriter(System.err, true), 30);
         System.exit(summary.getSummary().getTotalFailureCount() == 0 ? 0 : 1);
     }
