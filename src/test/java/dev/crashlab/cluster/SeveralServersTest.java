@@ -83,6 +83,16 @@ class SeveralServersTest {
                 + "OSError: " + lib + ": cannot open shared object file: No such file or directory\n";
     }
 
+    static final Path OOM = Path.of("src/test/resources/kb-fixtures/gpu-oom");
+
+    /** A bundle with a setting to count: the log with its unique library, and a GPU crash's nvidia-smi and environment. */
+    static long uploadWithSetting(String server, String name, String lib) throws java.io.IOException {
+        return given().multiPart("file", name, log(lib).getBytes(), "text/plain")
+                .multiPart("file", "nvidia-smi.txt", Files.readAllBytes(OOM.resolve("nvidia-smi.txt")), "text/plain")
+                .multiPart("file", "env.txt", Files.readAllBytes(OOM.resolve("env.txt")), "text/plain")
+                .when().post(server + "/api/bundles").then().statusCode(201).extract().jsonPath().getLong("id");
+    }
+
     static long upload(String server, String name, byte[] body) {
         return given().multiPart("file", name, body, "text/plain").when().post(server + "/api/bundles")
                 .then().statusCode(201).extract().jsonPath().getLong("id");
@@ -124,7 +134,7 @@ class SeveralServersTest {
         String lib = lib();
         search(b, "lib:" + lib); // B's index is open (built from the database) before the upload
 
-        long id = upload(a, "cluster-a.log", log(lib).getBytes());
+        long id = uploadWithSetting(a, "cluster-a.log", lib);
         awaitReady(a, id);
         long found = within(WITHIN_MS, "B finding A's upload", () -> search(b, "lib:" + lib).getList("hits.bundleId", Long.class).contains(id));
         System.out.printf("several servers: A's upload found on B %d ms after A had it%n", found);
@@ -133,7 +143,8 @@ class SeveralServersTest {
         JsonPath onB = search(b, "lib:" + lib);
         Map<String, Object> facets = onB.getMap("facets");
         assertThat(facets).isEqualTo(onA.getMap("facets"));
-        assertThat(facets.values()).as("some facet counts the bundle").anyMatch(v -> !((List<?>) v).isEmpty());
+        assertThat(facets.values()).as("its GPU, driver, CUDA count in B's facets").filteredOn(v -> !((List<?>) v).isEmpty()).hasSizeGreaterThanOrEqualTo(2);
+        System.out.println("several servers: facets on B " + facets);
         String group = onB.getString("hits[0].group");
         assertThat(group).isNotNull().isEqualTo(onA.getString("hits[0].group"));
         assertThat(given().when().get(b + "/api/groups/" + group).then().statusCode(200).extract().jsonPath()
