@@ -156,7 +156,10 @@ class SeveralServersTest {
         awaitReady(b, id2);
         long back = within(WITHIN_MS, "A finding B's upload", () -> search(a, "lib:" + lib2).getList("hits.bundleId", Long.class).contains(id2));
         System.out.printf("several servers: B's upload found on A %d ms after B had it%n", back);
-        given().when().get(a + "/api/bundles/" + id2 + "/artifacts").then().statusCode(200);
+        // the blob B stored is read back through A
+        long artifact = given().when().get(a + "/api/bundles/" + id2).then().statusCode(200).extract().jsonPath().getLong("artifacts[0].id");
+        assertThat(given().when().get(a + "/api/bundles/" + id2 + "/artifacts/" + artifact + "/content").then().statusCode(200)
+                .extract().asString()).isEqualTo(log(lib2));
 
         given().when().delete(a + "/api/bundles/" + id).then().statusCode(204);
         long gone = within(WITHIN_MS, "B forgetting a bundle deleted on A", () -> search(b, "lib:" + lib).getLong("total") == 0);

@@ -387,7 +387,7 @@ public class CrashSearchService implements ConfirmedCrashLookup {
         while (true) {
             long from = after;
             List<Object[]> rows = QuarkusTransaction.requiringNew().call(() -> Bundle.getEntityManager().createQuery(
-                    "select b.id, d.signatureJson, b.uploadedAt, r.bundleId from Bundle b"
+                    "select b.id, d.signatureJson, b.uploadedAt, r.bundleId, b.status from Bundle b"
                             + " left join BundleDiagnosis d on d.bundleId = b.id left join BundleResolution r on r.bundleId = b.id"
                             + " where b.id > :after order by b.id", Object[].class)
                     .setParameter("after", from).setMaxResults(PAGE).getResultList());
@@ -396,7 +396,8 @@ public class CrashSearchService implements ConfirmedCrashLookup {
                 Optional<CrashSignature> sig = fromJson((String) r[1]);
                 if (sig.isPresent()) {
                     i.put(new CrashIndex.Entry(id, sig.get(), ((Instant) r[2]).toEpochMilli(), r[3] != null));
-                } else {
+                } else if (r[4] != dev.crashlab.bundle.BundleStatus.PROCESSING) {
+                    // (a bundle still being read, here or on another server, is diagnosed and logged when it is read)
                     missing.add(id);
                 }
                 after = id;
@@ -510,6 +511,11 @@ public class CrashSearchService implements ConfirmedCrashLookup {
             LOG.warnf("a stored crash signature is not readable (%s); it is computed again", e.getMessage());
             return Optional.empty();
         }
+    }
+
+    /** Stops reading the change log before the database goes away, reads it once more and closes the index. */
+    void onShutdown(@Observes io.quarkus.runtime.ShutdownEvent e) throws IOException {
+        close();
     }
 
     @PreDestroy
