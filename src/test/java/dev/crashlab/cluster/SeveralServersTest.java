@@ -174,6 +174,7 @@ class SeveralServersTest {
         String before = lib();
         long old = upload(a, "before-c.log", log(before).getBytes());
         awaitReady(a, old);
+        assertThat(search(a, "lib:" + before).getList("hits.bundleId", Long.class)).as("diagnosed and signed on A").containsExactly(old);
 
         String marker = "killtest-" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
         Map<Long, String> acknowledged = new ConcurrentHashMap<>(); // bundle id -> its library
