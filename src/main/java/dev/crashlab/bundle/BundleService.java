@@ -78,6 +78,12 @@ public class BundleService {
      */
     public SweepResult sweep() throws IOException {
         synchronized (storeLock) {
+            return guarded(this::sweepGuarded);
+        }
+    }
+
+    private SweepResult sweepGuarded() throws IOException {
+        {
             int incoming = blobs.clearIncoming();
             Set<String> referenced = QuarkusTransaction.requiringNew().call(() -> new HashSet<>(Artifact.getEntityManager()
                     .createQuery("select distinct a.sha256 from Artifact a", String.class)
@@ -224,6 +230,12 @@ public class BundleService {
 
     private BundleView commit(Bundle bundle, List<Artifact> artifacts, List<StagedFile> files) throws IOException {
         synchronized (storeLock) {
+            return guarded(() -> commitGuarded(bundle, artifacts, files));
+        }
+    }
+
+    private BundleView commitGuarded(Bundle bundle, List<Artifact> artifacts, List<StagedFile> files) throws IOException {
+        {
             List<String> added = new ArrayList<>();
             try {
                 for (StagedFile f : files) {
@@ -300,6 +312,12 @@ public class BundleService {
     /** Deletes a bundle and every blob no other bundle uses; returns false if there was no such bundle. */
     public boolean delete(long id) throws IOException {
         synchronized (storeLock) {
+            return guarded(() -> deleteGuarded(id));
+        }
+    }
+
+    private boolean deleteGuarded(long id) throws IOException {
+        {
             Set<String> hashes = QuarkusTransaction.requiringNew().call(() -> {
                 Bundle b = Bundle.findById(id);
                 if (b == null) {
@@ -308,6 +326,7 @@ public class BundleService {
                 Set<String> shas = new HashSet<>();
                 b.artifacts.forEach(a -> shas.add(a.sha256));
                 b.delete();
+                CrashChange.record(id, CrashChange.DELETE); // every server's past-crash index forgets it
                 return shas;
             });
             if (hashes == null) {
@@ -326,6 +345,52 @@ public class BundleService {
             }
             return true;
         }
+    }
+
+    /** What runs under the blob guard. */
+    @FunctionalInterface
+    private interface Guarded<T> {
+        T run() throws IOException;
+    }
+
+    /** How long the blob guard may be held (one upload's blobs being stored). */
+    private static final int GUARD_TIMEOUT_SECONDS = 6 * 3600;
+
+    /**
+     * Runs {@code body} holding the {@code blob_guard} row lock (V31), so that servers sharing one database and blob
+     * store never decide "this blob is unused" while another is storing a bundle that names it. The lock is held by a
+     * transaction of its own; {@code body} runs its own transactions, and its outcome is what counts (the guard's
+     * commit only releases the lock).
+     */
+    private <T> T guarded(Guarded<T> body) throws IOException {
+        java.util.concurrent.atomic.AtomicReference<T> result = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean ran = new java.util.concurrent.atomic.AtomicBoolean();
+        try {
+            QuarkusTransaction.requiringNew().timeout(GUARD_TIMEOUT_SECONDS).run(() -> {
+                Bundle.getEntityManager().createNativeQuery("select id from blob_guard where id = 1 for update").getResultList();
+                ran.set(true);
+                try {
+                    result.set(body.run());
+                } catch (IOException | RuntimeException | Error e) {
+                    failure.set(e);
+                }
+            });
+        } catch (RuntimeException e) {
+            if (!ran.get()) {
+                throw e; // the lock was never taken: nothing happened
+            }
+            LOG.debugf("releasing the blob guard: %s", e.getMessage());
+        }
+        Throwable f = failure.get();
+        if (f instanceof IOException io) {
+            throw io;
+        } else if (f instanceof RuntimeException re) {
+            throw re;
+        } else if (f instanceof Error err) {
+            throw err;
+        }
+        return result.get();
     }
 
     private void removeStaleStaging() throws IOException {

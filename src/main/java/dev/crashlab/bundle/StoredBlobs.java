@@ -10,7 +10,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The server's blob store: the local one under {@code <data-dir>/blobs}.
+ * The server's blob store: the local one under {@code <data-dir>/blobs}, or an S3-compatible object store when
+ * {@code crashlab.blob-store} is {@code s3://bucket/prefix} (several servers sharing one database share it too).
  *
  * <p>NOTE: a bean of its own (not a producer) so that decorators apply to it; the tests count reads with one.
  */
@@ -20,15 +21,48 @@ public class StoredBlobs implements BlobStore {
     @Inject
     CrashLabConfig config;
 
-    private LocalBlobStore local;
+    private BlobStore local;
 
     @PostConstruct
     void init() {
-        local = new LocalBlobStore(config.dataDir().toAbsolutePath().normalize().resolve("blobs"));
+        Path dataDir = config.dataDir().toAbsolutePath().normalize();
+        String address = config.blobStore().map(String::strip).filter(s -> !s.isEmpty()).orElse("local");
+        if (address.equals("local")) {
+            local = new LocalBlobStore(dataDir.resolve("blobs"));
+            return;
+        }
+        S3BlobStore.Location where;
+        try {
+            where = S3BlobStore.parse(address);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("CRASHLAB_BLOB_STORE: " + e.getMessage()
+                    + " (leave it unset, or 'local', for <data-dir>/blobs)", e);
+        }
+        CrashLabConfig.S3 s = config.s3();
+        if (s.accessKeyId().isPresent() != s.secretAccessKey().isPresent()) {
+            throw new IllegalStateException("CRASHLAB_S3_ACCESS_KEY_ID and CRASHLAB_S3_SECRET_ACCESS_KEY go together: set both or neither");
+        }
+        S3BlobStore store = new S3BlobStore(new S3BlobStore.Settings(where, s.endpoint().orElse(null), s.region(),
+                s.accessKeyId().orElse(null), s.secretAccessKey().orElse(null), s.pathStyle(), s.partSize().asLongValue(),
+                dataDir.resolve("tmp").resolve("s3-spool")));
+        try {
+            store.check();
+        } catch (IOException e) {
+            store.close();
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+        local = store;
+    }
+
+    @jakarta.annotation.PreDestroy
+    void close() {
+        if (local instanceof S3BlobStore s3) {
+            s3.close();
+        }
     }
 
     @Override
-    public boolean contains(String sha256) {
+    public boolean contains(String sha256) throws IOException {
         return local.contains(sha256);
     }
 

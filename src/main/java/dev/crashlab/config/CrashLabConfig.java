@@ -114,6 +114,60 @@ public interface CrashLabConfig {
         int maxEventStreamsPerUser();
     }
 
+    /** The past-crash index on disk and how it keeps up with other servers (README "Several servers"). */
+    CrashIndexSettings crashIndex();
+
+    /** Where the past-crash index lives and how often it reads the database's change log. */
+    interface CrashIndexSettings {
+        /** Its folder (env CRASHLAB_CRASH_INDEX_DIR); unset: {@code <data-dir>/crash-index}. One server per folder. */
+        Optional<Path> dir();
+
+        /** How often each server reads the change log for what other servers changed. */
+        @WithDefault("500ms")
+        java.time.Duration pollInterval();
+
+        /**
+         * How long a missing change id (a transaction that took its number but had not committed yet) is asked for
+         * again before it is taken for rolled back.
+         */
+        @WithDefault("60s")
+        java.time.Duration gapWait();
+
+        /** How long change-log rows are kept; a server whose index is older than that rebuilds it from the database. */
+        @WithDefault("7d")
+        java.time.Duration logRetention();
+    }
+
+    /** Where blobs live: env CRASHLAB_BLOB_STORE, unset for {@code <data-dir>/blobs}, or {@code s3://bucket/prefix}. */
+    Optional<String> blobStore();
+
+    /** The S3-compatible object store, when {@code blob-store} is an {@code s3://} address. */
+    S3 s3();
+
+    /** Connection to the object store (env CRASHLAB_S3_ENDPOINT, CRASHLAB_S3_REGION, ...). */
+    interface S3 {
+        /** The service's address, e.g. {@code https://minio.example:9000}; unset: AWS for the region. */
+        Optional<java.net.URI> endpoint();
+
+        /** The region the bucket is in (any value for most S3-compatible servers). */
+        @WithDefault("us-east-1")
+        String region();
+
+        /** Access key id; unset: the AWS SDK's default credentials (environment, profile, instance role). */
+        Optional<String> accessKeyId();
+
+        /** Secret access key, with {@code access-key-id}. */
+        Optional<String> secretAccessKey();
+
+        /** Addresses the bucket in the path ({@code host/bucket/key}) instead of the host name: most self-hosted stores need it. */
+        @WithDefault("false")
+        boolean pathStyle();
+
+        /** Blobs at least this large are uploaded in parts of this size (at least 5M, S3's smallest part). */
+        @WithDefault("16M")
+        io.quarkus.runtime.configuration.MemorySize partSize();
+    }
+
     /** Reproduction jobs and workers. */
     dev.crashlab.config.LabConfig lab();
 

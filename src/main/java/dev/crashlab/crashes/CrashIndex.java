@@ -44,6 +44,8 @@ import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.MMapDirectory;
 import org.apache.lucene.index.SortedSetDocValues;
 import org.apache.lucene.search.ConstantScoreQuery;
 import org.apache.lucene.search.MatchAllDocsQuery;
@@ -56,11 +58,13 @@ import org.apache.lucene.search.Weight;
 import org.apache.lucene.search.WildcardQuery;
 
 /**
- * Past crashes, in memory: full-text search over what each bundle's facts say (with highlighted snippets) and
+ * Past crashes, in memory or on disk: full-text search over what each bundle's facts say (with highlighted snippets) and
  * "similar crashes", ranked by the {@link SignatureTerm}s two bundles share, rare ones counting more.
  *
- * <p>NOTE: derived data. The database holds the signatures; this index is rebuilt from them and updated as
- * bundles are diagnosed or deleted. Thread-safe: writes go through one {@link IndexWriter}, searches through a
+ * <p>NOTE: derived data. The database holds the signatures; this index is built from them and updated as
+ * bundles are diagnosed or deleted. On disk ({@link #open(Path)}, an {@link MMapDirectory}) it outlives the process:
+ * each document stores its signature as JSON, read back into memory on open, and {@link #commit(Map)} makes the
+ * writes durable together with the caller's bookkeeping (how far it has read the change log). Thread-safe: writes go through one {@link IndexWriter}, searches through a
  * {@link SearcherManager} refreshed after each write.
  *
  * <p>Similarity: each signature term is one untokenised {@code sig} value. Lucene finds the bundles sharing a
@@ -122,13 +126,103 @@ public final class CrashIndex implements Closeable {
     // set by each write; the next search refreshes the searcher first (one refresh per burst of writes)
     private final java.util.concurrent.atomic.AtomicBoolean dirty = new java.util.concurrent.atomic.AtomicBoolean();
 
+    private final Directory directory;
+
+    /** An index in memory (the CLI, tests). */
     public CrashIndex() {
+        this(new ByteBuffersDirectory());
+    }
+
+    private CrashIndex(Directory directory) {
+        this.directory = directory;
         try {
-            writer = new IndexWriter(new ByteBuffersDirectory(), new IndexWriterConfig(new LogAnalyzer()));
+            IndexWriterConfig config = new IndexWriterConfig(new LogAnalyzer());
+            config.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+            writer = new IndexWriter(directory, config);
             searchers = new SearcherManager(writer, null);
+            load();
+        } catch (IOException e) {
+            try {
+                directory.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Opens (creating if needed) the index kept in the folder {@code dir}, memory-mapped. One process at a time: a
+     * second opener fails on Lucene's write lock.
+     */
+    public static CrashIndex open(java.nio.file.Path dir) {
+        try {
+            java.nio.file.Files.createDirectories(dir);
+            return new CrashIndex(new MMapDirectory(dir));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the past-crash index at " + dir, e);
+        }
+    }
+
+    // reads the stored signatures back (an index opened from disk)
+    private void load() throws IOException {
+        IndexSearcher s = searchers.acquire();
+        try {
+            for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
+                org.apache.lucene.util.Bits live = leaf.reader().getLiveDocs();
+                org.apache.lucene.index.StoredFields fields = leaf.reader().storedFields();
+                for (int doc = 0; doc < leaf.reader().maxDoc(); doc++) {
+                    if (live != null && !live.get(doc)) {
+                        continue;
+                    }
+                    Document d = fields.document(doc, Set.of("id", "sigjson"));
+                    CrashSignature sig = dev.crashlab.fact.Facts.json().readValue(d.get("sigjson"), CrashSignature.class);
+                    signatures.put(Long.parseLong(d.get("id")), indexed(sig));
+                }
+            }
+        } finally {
+            searchers.release(s);
+        }
+    }
+
+    /**
+     * Makes every write so far durable, with {@code data} (the caller's bookkeeping) stored in the same commit; it
+     * reads back through {@link #commitData()}.
+     */
+    public void commit(Map<String, String> data) {
+        try {
+            writer.setLiveCommitData(Map.copyOf(data).entrySet());
+            writer.commit();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The data of the last {@link #commit(Map)} (empty for a new index). */
+    public Map<String, String> commitData() {
+        Map<String, String> out = new java.util.HashMap<>();
+        Iterable<Map.Entry<String, String>> live = writer.getLiveCommitData();
+        if (live != null) {
+            live.forEach(e -> out.put(e.getKey(), e.getValue()));
+        }
+        return out;
+    }
+
+    /** Forgets every bundle (before a rebuild). */
+    public void clear() {
+        try {
+            writer.deleteAll();
+            signatures.clear();
+            dirty.set(true);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Indexed indexed(CrashSignature signature) {
+        Set<String> keys = new java.util.HashSet<>();
+        signature.terms().forEach(t -> keys.add(t.key()));
+        return new Indexed(signature, Set.copyOf(keys));
     }
 
     /** Adds or replaces a bundle. */
@@ -164,10 +258,9 @@ public final class CrashIndex implements Closeable {
         d.add(new TextField("text", text.toString(), Field.Store.NO));
         d.add(new StoredField("text", text.toString()));
         try {
+            d.add(new StoredField("sigjson", dev.crashlab.fact.Facts.json().writeValueAsString(e.signature())));
             writer.updateDocument(new Term("id", Long.toString(e.bundleId())), d);
-            Set<String> keys = new java.util.HashSet<>();
-            e.signature().terms().forEach(t -> keys.add(t.key()));
-            signatures.put(e.bundleId(), new Indexed(e.signature(), Set.copyOf(keys)));
+            signatures.put(e.bundleId(), indexed(e.signature()));
             dirty.set(true);
         } catch (IOException ex) {
             throw new UncheckedIOException(ex);
@@ -655,7 +748,11 @@ public final class CrashIndex implements Closeable {
 
     @Override
     public void close() throws IOException {
-        searchers.close();
-        writer.close();
+        try {
+            searchers.close();
+            writer.close();
+        } finally {
+            directory.close();
+        }
     }
 }

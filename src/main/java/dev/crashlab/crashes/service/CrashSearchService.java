@@ -35,13 +35,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
 /**
- * Past crashes: full-text search and similar crashes over every diagnosed bundle, from an in-memory
- * {@link CrashIndex} built from the signatures stored with the diagnoses and kept current as bundles are
- * diagnosed and deleted.
+ * Past crashes: full-text search and similar crashes over every diagnosed bundle, from a {@link CrashIndex} kept on
+ * disk ({@code crashlab.crash-index.dir}) and built from the signatures stored with the diagnoses.
  *
- * <p>NOTE: the index is built on first use. Bundles diagnosed before signatures were stored (or whose
- * diagnosis failed) are diagnosed again then, once. Each server instance keeps its own index: with several
- * instances on one database, a bundle uploaded to another instance is found here after a restart.
+ * <p>NOTE: the index is opened on first use. An empty folder (a new server), one built from another database, or
+ * one older than the change log's retention is built again from the database; bundles diagnosed before signatures
+ * were stored are diagnosed again then, once. Several servers may share one database: every diagnosis stored and
+ * every bundle deleted writes a {@code crash_change} row in the same transaction, and each server reads the rows
+ * it has not applied every {@code poll-interval} ({@link CrashIndexSync}). This server's own changes are indexed at
+ * once as well.
  */
 @ApplicationScoped
 public class CrashSearchService implements ConfirmedCrashLookup {
@@ -59,6 +61,12 @@ public class CrashSearchService implements ConfirmedCrashLookup {
 
     @Inject
     KnowledgeService knowledge;
+
+    @Inject
+    dev.crashlab.config.CrashLabConfig config;
+
+    private volatile CrashIndexSync sync;
+    private java.util.concurrent.ScheduledExecutorService poller;
 
 
     private volatile CrashIndex index;
@@ -305,6 +313,7 @@ public class CrashSearchService implements ConfirmedCrashLookup {
         CrashSignature signature = CrashSignature.of(d.bundleName(), d.paths(), d.facts(), d.diagnosis(), d.confirmedId(),
                 d.confirmedTitle());
         d.row().signatureJson = toJson(signature);
+        dev.crashlab.bundle.CrashChange.record(d.bundleId(), dev.crashlab.bundle.CrashChange.UPSERT); // same transaction
         Bundle b = Bundle.findById(d.bundleId());
         indexed(new CrashIndex.Entry(d.bundleId(), signature, b == null ? 0 : b.uploadedAt.toEpochMilli(), d.confirmedId() != null));
     }
@@ -327,11 +336,13 @@ public class CrashSearchService implements ConfirmedCrashLookup {
         }
     }
 
-    /** Drops the index; the next search builds it again from the database. */
+    /** Drops the index and its folder; the next search builds it again from the database. */
     void forget() {
         synchronized (buildLock) {
+            stopPolling();
             CrashIndex i = index;
             index = null;
+            sync = null;
             if (i != null) {
                 try {
                     i.close();
@@ -339,7 +350,26 @@ public class CrashSearchService implements ConfirmedCrashLookup {
                     LOG.debugf("closing the old past-crash index: %s", e.getMessage());
                 }
             }
+            CrashIndexSync.wipe(indexDir());
         }
+    }
+
+    /** Reads the change log now (tests; the poller does it every {@code poll-interval}); returns the changes applied. */
+    int syncNow() {
+        index();
+        CrashIndexSync s = sync;
+        return s == null ? 0 : s.poll();
+    }
+
+    /** The change-log id up to which this server's index is known complete. */
+    long syncMark() {
+        index();
+        CrashIndexSync s = sync;
+        return s == null ? 0 : s.mark();
+    }
+
+    java.nio.file.Path indexDir() {
+        return config.crashIndex().dir().orElse(config.dataDir().resolve("crash-index")).toAbsolutePath().normalize();
     }
 
     private CrashIndex index() {
@@ -351,9 +381,29 @@ public class CrashSearchService implements ConfirmedCrashLookup {
             if (index == null) {
                 building = true;
                 try {
-                    index = build();
+                    CrashIndex opened = CrashIndex.open(indexDir());
+                    CrashIndexSync s = new CrashIndexSync(opened, config.crashIndex(), this::entry);
+                    try {
+                        if (s.needsBuild()) {
+                            opened.clear();
+                            long mark = s.buildMark();
+                            build(opened);
+                            s.built(mark);
+                        }
+                        s.catchUp();
+                    } catch (RuntimeException e) {
+                        try {
+                            opened.close();
+                        } catch (IOException suppressed) {
+                            e.addSuppressed(suppressed);
+                        }
+                        throw e;
+                    }
+                    index = opened;
+                    sync = s;
                     pending.values().forEach(index::put);
                     pending.clear();
+                    startPolling();
                 } finally {
                     building = false;
                 }
@@ -362,15 +412,53 @@ public class CrashSearchService implements ConfirmedCrashLookup {
         }
     }
 
-    private CrashIndex build() {
+    private void startPolling() {
+        long every = Math.max(50, config.crashIndex().pollInterval().toMillis());
+        poller = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "crashlab-crash-index-sync");
+            t.setDaemon(true);
+            return t;
+        });
+        poller.scheduleWithFixedDelay(() -> {
+            CrashIndexSync s = sync;
+            if (s == null) {
+                return;
+            }
+            try {
+                s.poll();
+                s.housekeeping();
+            } catch (RuntimeException e) {
+                // the database may be briefly unreachable; the next poll tries again from the same mark
+                LOG.warnf("past-crash index: reading the change log failed: %s", e.toString());
+            }
+        }, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    private void stopPolling() {
+        if (poller != null) {
+            poller.shutdownNow();
+            try {
+                poller.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            poller = null;
+        }
+    }
+
+    // A bundle as the database has it now, as an index entry; null when it has no stored signature
+    CrashIndex.Entry entry(long id, String signatureJson, Instant uploadedAt, boolean confirmed) {
+        return fromJson(signatureJson).map(sig -> new CrashIndex.Entry(id, sig, uploadedAt.toEpochMilli(), confirmed)).orElse(null);
+    }
+
+    private void build(CrashIndex i) {
         long started = System.nanoTime();
-        CrashIndex i = new CrashIndex();
         List<Long> missing = new ArrayList<>();
         long after = -1;
         while (true) {
             long from = after;
             List<Object[]> rows = QuarkusTransaction.requiringNew().call(() -> Bundle.getEntityManager().createQuery(
-                    "select b.id, d.signatureJson, b.uploadedAt, r.bundleId from Bundle b"
+                    "select b.id, d.signatureJson, b.uploadedAt, r.bundleId, b.status from Bundle b"
                             + " left join BundleDiagnosis d on d.bundleId = b.id left join BundleResolution r on r.bundleId = b.id"
                             + " where b.id > :after order by b.id", Object[].class)
                     .setParameter("after", from).setMaxResults(PAGE).getResultList());
@@ -379,7 +467,8 @@ public class CrashSearchService implements ConfirmedCrashLookup {
                 Optional<CrashSignature> sig = fromJson((String) r[1]);
                 if (sig.isPresent()) {
                     i.put(new CrashIndex.Entry(id, sig.get(), ((Instant) r[2]).toEpochMilli(), r[3] != null));
-                } else {
+                } else if (r[4] != dev.crashlab.bundle.BundleStatus.PROCESSING) {
+                    // (a bundle still being read, here or on another server, is diagnosed and logged when it is read)
                     missing.add(id);
                 }
                 after = id;
@@ -392,8 +481,8 @@ public class CrashSearchService implements ConfirmedCrashLookup {
             LOG.infof("past-crash index: diagnosing %d bundle(s) that have no stored signature yet", missing.size());
             missing.forEach(diagnoses::computeQuietly); // each lands in pending through indexed()
         }
-        LOG.infof("past-crash index: %d bundle(s) in %d ms", i.size() + missing.size(), (System.nanoTime() - started) / 1_000_000);
-        return i;
+        LOG.infof("past-crash index: built from the database, %d bundle(s) in %d ms", i.size() + missing.size(),
+                (System.nanoTime() - started) / 1_000_000);
     }
 
     private static Map<Long, Bundle> bundles(List<Long> ids) {
@@ -495,11 +584,29 @@ public class CrashSearchService implements ConfirmedCrashLookup {
         }
     }
 
+    /** Stops reading the change log before the database goes away, reads it once more and closes the index. */
+    void onShutdown(@Observes io.quarkus.runtime.ShutdownEvent e) throws IOException {
+        close();
+    }
+
     @PreDestroy
     void close() throws IOException {
-        CrashIndex i = index;
-        if (i != null) {
-            i.close();
+        synchronized (buildLock) {
+            stopPolling();
+            CrashIndexSync s = sync;
+            if (s != null) {
+                try {
+                    s.poll(); // leaves the mark as far as it can go
+                } catch (RuntimeException e) {
+                    LOG.debugf("past-crash index: last read of the change log failed: %s", e.getMessage());
+                }
+            }
+            CrashIndex i = index;
+            index = null;
+            sync = null;
+            if (i != null) {
+                i.close();
+            }
         }
     }
 }

@@ -1,0 +1,59 @@
+package dev.crashlab.crashes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The past-crash index kept in a folder: what was committed is there after reopening, with its bookkeeping. */
+class CrashIndexDiskTest {
+
+    @TempDir
+    Path dir;
+
+    static CrashSignature sig(String lib) {
+        return new CrashSignature(List.of(new SignatureTerm("lib:" + lib, lib, true), new SignatureTerm("os:linux", "linux", false)),
+                "OSError: " + lib + ": cannot open shared object file");
+    }
+
+    @Test
+    void aCommittedIndexReopensWithItsBundlesAndData() throws Exception {
+        try (CrashIndex i = CrashIndex.open(dir)) {
+            assertThat(i.commitData()).isEmpty();
+            i.put(new CrashIndex.Entry(1, sig("libfoo.so"), 1000, false));
+            i.put(new CrashIndex.Entry(2, sig("libbar.so"), 2000, true));
+            i.put(new CrashIndex.Entry(3, sig("libfoo.so"), 3000, false));
+            i.remove(2);
+            i.commit(Map.of("mark", "42"));
+        }
+        assertThat(Files.list(dir)).isNotEmpty();
+        try (CrashIndex i = CrashIndex.open(dir)) {
+            assertThat(i.commitData()).containsEntry("mark", "42");
+            assertThat(i.size()).isEqualTo(2);
+            assertThat(i.signature(1)).isEqualTo(sig("libfoo.so"));
+            assertThat(i.contains(2)).isFalse();
+            assertThat(i.similar(1, 5)).extracting(CrashIndex.Similar::bundleId).containsExactly(3L);
+            assertThat(i.query(CrashQuery.parse("lib:libfoo.so"), 0, 10, 0).hits()).extracting(CrashIndex.Hit::bundleId)
+                    .containsExactly(3L, 1L);
+            i.clear();
+            i.commit(Map.of());
+        }
+        try (CrashIndex i = CrashIndex.open(dir)) {
+            assertThat(i.size()).isZero();
+        }
+    }
+
+    @Test
+    void oneProcessAtATimeHoldsAFolder() {
+        try (CrashIndex i = CrashIndex.open(dir)) {
+            assertThatThrownBy(() -> CrashIndex.open(dir)).hasMessageContaining(dir.toString());
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+}
