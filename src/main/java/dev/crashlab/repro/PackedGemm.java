@@ -219,6 +219,67 @@ final class PackedGemm {
         setRow(c, cOff + 7 * NR, c70, c71);
     }
 
+    /**
+     * {@link #tileRows} for rows at a fixed distance: row k starts at {@code base + k * stride} (a 1x1 layer's
+     * channels), so no offset is loaded per row.
+     */
+    static void tileStrided(float[] a, int aOff, float[] x, int base, int stride, int kc, float[] c, int cOff, int ldc) {
+        FloatVector c00 = FloatVector.fromArray(S, c, cOff + 0 * ldc);
+        FloatVector c01 = FloatVector.fromArray(S, c, cOff + 0 * ldc + L);
+        FloatVector c10 = FloatVector.fromArray(S, c, cOff + 1 * ldc);
+        FloatVector c11 = FloatVector.fromArray(S, c, cOff + 1 * ldc + L);
+        FloatVector c20 = FloatVector.fromArray(S, c, cOff + 2 * ldc);
+        FloatVector c21 = FloatVector.fromArray(S, c, cOff + 2 * ldc + L);
+        FloatVector c30 = FloatVector.fromArray(S, c, cOff + 3 * ldc);
+        FloatVector c31 = FloatVector.fromArray(S, c, cOff + 3 * ldc + L);
+        FloatVector c40 = FloatVector.fromArray(S, c, cOff + 4 * ldc);
+        FloatVector c41 = FloatVector.fromArray(S, c, cOff + 4 * ldc + L);
+        FloatVector c50 = FloatVector.fromArray(S, c, cOff + 5 * ldc);
+        FloatVector c51 = FloatVector.fromArray(S, c, cOff + 5 * ldc + L);
+        FloatVector c60 = FloatVector.fromArray(S, c, cOff + 6 * ldc);
+        FloatVector c61 = FloatVector.fromArray(S, c, cOff + 6 * ldc + L);
+        FloatVector c70 = FloatVector.fromArray(S, c, cOff + 7 * ldc);
+        FloatVector c71 = FloatVector.fromArray(S, c, cOff + 7 * ldc + L);
+        int ao = aOff;
+        int o = base;
+        for (int k = 0; k < kc; k++, ao += MR, o += stride) {
+            FloatVector b0 = FloatVector.fromArray(S, x, o);
+            FloatVector b1 = FloatVector.fromArray(S, x, o + L);
+            FloatVector av = FloatVector.broadcast(S, a[ao + 0]);
+            c00 = b0.fma(av, c00);
+            c01 = b1.fma(av, c01);
+            av = FloatVector.broadcast(S, a[ao + 1]);
+            c10 = b0.fma(av, c10);
+            c11 = b1.fma(av, c11);
+            av = FloatVector.broadcast(S, a[ao + 2]);
+            c20 = b0.fma(av, c20);
+            c21 = b1.fma(av, c21);
+            av = FloatVector.broadcast(S, a[ao + 3]);
+            c30 = b0.fma(av, c30);
+            c31 = b1.fma(av, c31);
+            av = FloatVector.broadcast(S, a[ao + 4]);
+            c40 = b0.fma(av, c40);
+            c41 = b1.fma(av, c41);
+            av = FloatVector.broadcast(S, a[ao + 5]);
+            c50 = b0.fma(av, c50);
+            c51 = b1.fma(av, c51);
+            av = FloatVector.broadcast(S, a[ao + 6]);
+            c60 = b0.fma(av, c60);
+            c61 = b1.fma(av, c61);
+            av = FloatVector.broadcast(S, a[ao + 7]);
+            c70 = b0.fma(av, c70);
+            c71 = b1.fma(av, c71);
+        }
+        setRow(c, cOff + 0 * ldc, c00, c01);
+        setRow(c, cOff + 1 * ldc, c10, c11);
+        setRow(c, cOff + 2 * ldc, c20, c21);
+        setRow(c, cOff + 3 * ldc, c30, c31);
+        setRow(c, cOff + 4 * ldc, c40, c41);
+        setRow(c, cOff + 5 * ldc, c50, c51);
+        setRow(c, cOff + 6 * ldc, c60, c61);
+        setRow(c, cOff + 7 * ldc, c70, c71);
+    }
+
     private static void setRow(float[] c, int off, FloatVector v0, FloatVector v1) {
         v0.intoArray(c, off);
         v1.intoArray(c, off + L);

@@ -164,7 +164,7 @@ final class ShiftConv {
 
     // ---------------------------------------------------------------- forward
 
-    /** y = conv(x, w) for the plain convolution {@code g}. */
+    /** y = conv(x, w) for the plain convolution {@code g}; y must be zero. */
     static void forward(ConvGeometry g, float[] x, float[] w, float[] y, GemmConv.Tasks tasks) {
         int cpg = g.cInPerGroup();
         int kpg = g.cOutPerGroup();
@@ -189,16 +189,31 @@ final class ShiftConv {
         for (int gr = 0; gr < g.groups(); gr++) {
             offs[gr] = pl.offsets(gr, cpg, kr, tasks);
         }
-        float[] xq = tasks.alloc(pl.floats);
         int q2 = pl.q2;
         int slice = pl.q1 * q2;
         int grid = out[1] * q2;
         int blocks = Math.ceilDiv(grid, NR);
+        // rows at a fixed distance (1x1 kernels): no offset per row; and where the planes would be a plain copy of
+        // x (unit strides, no padding, whole tiles) the rows are read from x itself
+        int rowStride = kr > 1 ? offs[0][1] - offs[0][0] : 0;
+        boolean arithmetic = kr > 1;
+        for (int gr = 0; gr < g.groups() && arithmetic; gr++) {
+            for (int r = 1; r < kr && arithmetic; r++) {
+                arithmetic = offs[gr][r] - offs[gr][r - 1] == rowStride;
+            }
+        }
+        boolean strided = arithmetic;
+        boolean direct = pl.phases == 1 && pl.planeQ == g.inSpatial() && pl.q2 == g.in()[2] && pl.q1 == g.in()[1]
+                && g.inSpatial() % NR == 0 && kv == 1 && out[0] * slice == g.inSpatial();
+        float[] xq = direct ? x : tasks.alloc(pl.floats);
         int perSlice = Math.ceilDiv(blocks, BLOCKS_PER_TASK);
         ThreadLocal<float[]> tiles = ThreadLocal.withInitial(() -> tasks.alloc(MR * NR));
         for (int n = 0; n < g.n(); n++) {
             int image = n;
-            tasks.run(g.cIn(), c -> pl.fill(x, image, g.cIn(), c, xq));
+            int imageBase = direct ? n * g.cIn() * g.inSpatial() : 0;
+            if (!direct) {
+                tasks.run(g.cIn(), c -> pl.fill(x, image, g.cIn(), c, xq));
+            }
             tasks.run(g.groups() * out[0] * perSlice, t -> {
                 int tb = t % perSlice;
                 int od = t / perSlice % out[0];
@@ -207,12 +222,24 @@ final class ShiftConv {
                 int[] o = offs[gr];
                 for (int b = tb * BLOCKS_PER_TASK; b < Math.min(blocks, (tb + 1) * BLOCKS_PER_TASK); b++) {
                     int g0 = b * NR;
-                    int base = od * slice + g0;
+                    int base = imageBase + od * slice + g0;
                     int oh0 = g0 / q2;
                     int ow0 = g0 % q2;
                     for (int ir = 0; ir < mpad / MR; ir++) {
+                        if (direct && strided && (ir + 1) * MR <= kpg && g0 + NR <= grid) {
+                            // the grid is the output plane: add the tile straight into y (zero on entry)
+                            PackedGemm.tileStrided(a, gr * mpad * kr + ir * MR * kr, x, o[0] + base, rowStride, kr, y,
+                                    (image * g.cOut() + gr * kpg + ir * MR) * outSpatial + od * out[1] * out[2] + g0,
+                                    outSpatial);
+                            continue;
+                        }
                         java.util.Arrays.fill(c, 0f);
-                        PackedGemm.tileRows(a, gr * mpad * kr + ir * MR * kr, xq, o, base, kr, c, 0);
+                        if (strided) {
+                            PackedGemm.tileStrided(a, gr * mpad * kr + ir * MR * kr, xq, o[0] + base, rowStride, kr, c, 0,
+                                    NR);
+                        } else {
+                            PackedGemm.tileRows(a, gr * mpad * kr + ir * MR * kr, xq, o, base, kr, c, 0);
+                        }
                         int rows = Math.min(MR, kpg - ir * MR);
                         for (int i = 0; i < rows; i++) {
                             int yPlane = (image * g.cOut() + gr * kpg + ir * MR + i) * outSpatial + od * out[1] * out[2];

@@ -440,6 +440,27 @@ class CpuConvBackendTest {
         }
     }
 
+    /**
+     * Pointwise (1x1, unit stride, no padding) layers whose planes are whole tiles are read from x itself and added
+     * straight into y; the random shapes are too small to reach that path, so these shapes are chosen for it.
+     */
+    @Test
+    void pointwiseLayersReadTheInputInPlace() throws Exception {
+        long seed = Long.getLong("crashlab.test.seed", System.nanoTime());
+        Random r = new Random(seed);
+        int[][] shapes = {{2, 24, 8, 8, 16, 1}, {3, 16, 4, 16, 40, 2}, {1, 8, 8, 12, 8, 1}, {2, 12, 32, 1, 24, 3}};
+        for (int[] s : shapes) {
+            ConvProblem p = new ConvProblem("pointwise", 2, s[0], s[1], new int[] {s[2], s[3]}, s[4], new int[] {1, 1},
+                    new int[] {1, 1}, new int[] {0, 0}, new int[] {0, 0}, new int[] {1, 1}, s[5],
+                    ConvProblem.DType.FLOAT32, ConvProblem.Layout.NCHW, false);
+            float[] x = random(r, p.inputElements());
+            float[] w = random(r, p.filterElements());
+            float[] dy = random(r, p.outputElements());
+            assertPasses(SHIFT, p, x, w, dy, seed);
+            assertPasses(CPU, p, x, w, dy, seed);
+        }
+    }
+
     @Test
     void wrongArraySizesAreRefused() {
         ConvProblem p = p2(1, 3, 3, 1, 2, 2, 1, 0, 0, 1, 1, false);
