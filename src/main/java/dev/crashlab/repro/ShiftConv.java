@@ -25,6 +25,8 @@ final class ShiftConv {
     static final int BLOCKS_PER_TASK = 4;
     /** Reduction positions per block in backward-filter: two B panels of KC x NR floats stay in L1. */
     static final int KC = 128;
+    /** Grid positions of dy^T packed per task in backward-filter. */
+    static final int PACK_CHUNK = 512;
     /** Row panels per backward-filter task. */
     static final int PANELS_PER_TASK = 4;
 
@@ -315,20 +317,32 @@ final class ShiftConv {
         for (int n = 0; n < g.n(); n++) {
             int image = n;
             tasks.run(g.cIn(), c -> pl.fill(x, image, g.cIn(), c, xq));
-            tasks.run(g.cOut(), kk -> {
-                int gr = kk / kpg;
-                int k = kk % kpg;
-                int dst = (gr * jPanels + k / NR) * reduction * NR + k % NR;
-                int src = (image * g.cOut() + kk) * outSpatial;
-                for (int od = 0; od < out[0]; od++) {
-                    for (int oh = 0; oh < out[1]; oh++) {
-                        int q = od * grid + oh * q2;
-                        int row = src + (od * out[1] + oh) * out[2];
-                        for (int ow = 0; ow < out[2]; ow++) {
-                            bt[dst + (q + ow) * NR] = dy[row + ow];
-                        }
-                        // the grid columns past the output row stay zero from the allocation
+            // dy^T in blocks of PACK_CHUNK grid positions x NR channels: each task writes one contiguous block of bt
+            // (tasks by channel wrote interleaved cache lines from both threads)
+            int chunks = Math.ceilDiv(reduction, PACK_CHUNK);
+            tasks.run(g.groups() * jPanels * chunks, t -> {
+                int chunk = t % chunks;
+                int jr = t / chunks % jPanels;
+                int gr = t / chunks / jPanels;
+                int q0 = chunk * PACK_CHUNK;
+                int q1 = Math.min(reduction, q0 + PACK_CHUNK);
+                int cols = Math.min(NR, kpg - jr * NR);
+                int dyBase = (image * g.cOut() + gr * kpg + jr * NR) * outSpatial;
+                int dst = (gr * jPanels + jr) * reduction * NR;
+                for (int q = q0; q < q1; q++) {
+                    int od = q / grid;
+                    int oh = q % grid / q2;
+                    int ow = q % q2;
+                    int at = dst + q * NR;
+                    if (ow >= out[2]) {
+                        java.util.Arrays.fill(bt, at, at + cols, 0f);
+                        continue;
                     }
+                    int src = dyBase + (od * out[1] + oh) * out[2] + ow;
+                    for (int j = 0; j < cols; j++) {
+                        bt[at + j] = dy[src + j * outSpatial];
+                    }
+                    // columns past the group's channels stay zero from the allocation
                 }
             });
             tasks.run(g.groups() * perGroup, t -> {

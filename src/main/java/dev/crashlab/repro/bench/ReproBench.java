@@ -103,36 +103,38 @@ public final class ReproBench {
         double gflop = 0;
         double naive = 0;
         SplittableRandom r = new SplittableRandom(11);
-        List<float[][]> tensors = new ArrayList<>();
         for (ConvProblem p : problems) {
             gflop += 3 * 2.0 * p.macs() / 1e9;
             naive += NaiveConvTiming.estimatedSeconds(p, 256, r);
-            tensors.add(new float[][] {random(r, p.inputElements()), random(r, p.filterElements()), random(r, p.outputElements())});
         }
+        // one layer's tensors at a time (a model's every tensor at its batch can exceed the heap); drawing them is
+        // not timed
         double[] seconds = new double[2];
         double[] cpuSeconds = new double[2];
         for (int round = 0; round < 2; round++) { // the first round is the warm-up
-            long c0 = processCpuNanos();
-            long t0 = System.nanoTime();
-            for (int i = 0; i < problems.size(); i++) {
-                ConvProblem p = problems.get(i);
-                float[][] t = tensors.get(i);
-                cpu.forward(p, t[0], t[1]);
-                cpu.backwardData(p, t[2], t[1]);
-                cpu.backwardFilter(p, t[0], t[2]);
+            for (ConvProblem p : problems) {
+                float[] x = random(r, p.inputElements());
+                float[] w = random(r, p.filterElements());
+                float[] dy = random(r, p.outputElements());
+                long c0 = processCpuNanos();
+                long t0 = System.nanoTime();
+                cpu.forward(p, x, w);
+                cpu.backwardData(p, dy, w);
+                cpu.backwardFilter(p, x, dy);
+                seconds[round] += (System.nanoTime() - t0) / 1e9;
+                cpuSeconds[round] += (processCpuNanos() - c0) / 1e9;
             }
-            seconds[round] = (System.nanoTime() - t0) / 1e9;
-            cpuSeconds[round] = (processCpuNanos() - c0) / 1e9;
         }
-        System.out.printf(Locale.ROOT, "%nwhole model: %s, %d convolution layer(s) at batch %d, forward + backward-data +"
-                + " backward-filter, %.1f GFLOP%n", model.getFileName(), problems.size(), spec.batch(), gflop);
-        System.out.printf(Locale.ROOT, "%-44s %10s %10s %12s%n", "what", "seconds", "GFLOP/s", "x naive");
-        System.out.printf(Locale.ROOT, "%-44s %10.2f %10.1f %12.0f%n", "CPU backend, first run (JIT warming up)", seconds[0],
-                gflop / seconds[0], naive / seconds[0]);
-        System.out.printf(Locale.ROOT, "%-44s %10.2f %10.1f %12.0f%n", "CPU backend, second run", seconds[1],
-                gflop / seconds[1], naive / seconds[1]);
-        System.out.printf(Locale.ROOT, "%-44s %10.1f %10.2f %12s%n", "peer: naive loop (256 sampled elements/pass)", naive,
-                gflop / naive, "1");
+        System.out.printf(Locale.ROOT, "%nwhole model: %s, %d convolution layer(s) at batch %d, %s, forward + backward-data +"
+                + " backward-filter, %.1f GFLOP%n", model.getFileName(), problems.size(), spec.batch(), spec.layout(), gflop);
+        System.out.printf(Locale.ROOT, "%-44s %10s %10s %12s %12s%n", "what", "seconds", "GFLOP/s", "GFLOP/cpu-s",
+                "x naive");
+        System.out.printf(Locale.ROOT, "%-44s %10.2f %10.1f %12.1f %12.0f%n", "CPU backend, first run (JIT warming up)",
+                seconds[0], gflop / seconds[0], gflop / cpuSeconds[0], naive / seconds[0]);
+        System.out.printf(Locale.ROOT, "%-44s %10.2f %10.1f %12.1f %12.0f%n", "CPU backend, second run", seconds[1],
+                gflop / seconds[1], gflop / cpuSeconds[1], naive / seconds[1]);
+        System.out.printf(Locale.ROOT, "%-44s %10.1f %10.2f %12s %12s%n", "peer: naive loop (256 sampled elements/pass)",
+                naive, gflop / naive, "-", "1");
     }
 
     /**
