@@ -30,6 +30,19 @@ final class ShiftConv {
     /** Row panels per backward-filter task. */
     static final int PANELS_PER_TASK = 4;
 
+    /** Channels per group from which the forward reduction runs tap by tap (see {@link #forward}). */
+    static final int MIN_TAP_MAJOR_CHANNELS = 16;
+    /** Whether the forward reduction may run tap by tap; a switch only for comparing both orders in one JVM. */
+    static volatile boolean TAP_MAJOR = true;
+
+    /** Floats of B rows (all blocks of a forward task) up to which panels run outermost: 32 KiB, in L1 with an A panel. */
+    static final int PANEL_OUTER_MAX_FLOATS = 8192;
+    /** Whether panels may run outermost; a switch only for comparing both orders in one JVM. */
+    static volatile boolean PANEL_OUTER = true;
+
+    /** Reduction rows per chunk where tiles add straight into y; 0 runs the whole reduction at once (comparisons). */
+    static volatile int K_CHUNK = 64;
+
     private ShiftConv() {}
 
     /** The padded, phase-split copy of one image's input that rows are read from. */
@@ -176,17 +189,23 @@ final class ShiftConv {
         int[] out = g.out();
         int outSpatial = g.outSpatial();
         // A = w, (kpg x kr) per group, packed into MR-row panels: a[g][ir][k][i]
+        // with enough channels per group the reduction runs tap by tap (k = tap * cpg + c): the rows of one tap sit at
+        // a fixed distance (one channel's planes), so each tap is one tileStrided call whose loads the JIT can
+        // range-check once per call instead of loading an offset and checking it per row
+        boolean tapMajor = TAP_MAJOR && kv > 1 && cpg >= MIN_TAP_MAJOR_CHANNELS;
         float[] a = tasks.alloc(g.groups() * mpad * kr);
         for (int gr = 0; gr < g.groups(); gr++) {
             for (int m = 0; m < kpg; m++) {
                 int base = gr * mpad * kr + m / MR * MR * kr + m % MR;
                 int wRow = (gr * kpg + m) * kr;
                 for (int k = 0; k < kr; k++) {
-                    a[base + k * MR] = w[wRow + k];
+                    int kk = tapMajor ? k % kv * cpg + k / kv : k;
+                    a[base + kk * MR] = w[wRow + k];
                 }
             }
         }
         Planes pl = new Planes(g, g.cIn());
+        int channelStride = pl.phases * pl.planeQ;
         int[][] offs = new int[g.groups()][];
         for (int gr = 0; gr < g.groups(); gr++) {
             offs[gr] = pl.offsets(gr, cpg, kr, tasks);
@@ -209,6 +228,12 @@ final class ShiftConv {
                 && g.inSpatial() % NR == 0 && kv == 1 && out[0] * slice == g.inSpatial();
         float[] xq = direct ? x : tasks.alloc(pl.floats);
         int perSlice = Math.ceilDiv(blocks, BLOCKS_PER_TASK);
+        // a short reduction (a 1x1 layer's backward-data: 64 rows): the task's B rows of all its blocks and one A panel
+        // fit in L1 together, so panels run outermost and each A panel is read from L2 once per task, not per tile
+        // where tiles add straight into y (1x1 layers), the reduction runs in chunks of at most K_CHUNK rows, each
+        // chunk over all of the task's tiles, so that a chunk's B rows and an A panel stay in L1 (panels outermost)
+        int kChunk = direct && strided && K_CHUNK > 0 ? Math.min(kr, K_CHUNK) : kr;
+        boolean panelOuter = PANEL_OUTER && (long) kChunk * NR * BLOCKS_PER_TASK <= PANEL_OUTER_MAX_FLOATS;
         ThreadLocal<float[]> tiles = ThreadLocal.withInitial(() -> tasks.alloc(MR * NR));
         for (int n = 0; n < g.n(); n++) {
             int image = n;
@@ -222,42 +247,60 @@ final class ShiftConv {
                 int gr = t / perSlice / out[0];
                 float[] c = tiles.get();
                 int[] o = offs[gr];
-                for (int b = tb * BLOCKS_PER_TASK; b < Math.min(blocks, (tb + 1) * BLOCKS_PER_TASK); b++) {
-                    int g0 = b * NR;
-                    int base = imageBase + od * slice + g0;
-                    int oh0 = g0 / q2;
-                    int ow0 = g0 % q2;
-                    for (int ir = 0; ir < mpad / MR; ir++) {
-                        if (direct && strided && (ir + 1) * MR <= kpg && g0 + NR <= grid) {
-                            // the grid is the output plane: add the tile straight into y (zero on entry)
-                            PackedGemm.tileStrided(a, gr * mpad * kr + ir * MR * kr, x, o[0] + base, rowStride, kr, y,
-                                    (image * g.cOut() + gr * kpg + ir * MR) * outSpatial + od * out[1] * out[2] + g0,
-                                    outSpatial);
-                            continue;
-                        }
-                        java.util.Arrays.fill(c, 0f);
-                        if (strided) {
-                            PackedGemm.tileStrided(a, gr * mpad * kr + ir * MR * kr, xq, o[0] + base, rowStride, kr, c, 0,
-                                    NR);
-                        } else {
-                            PackedGemm.tileRows(a, gr * mpad * kr + ir * MR * kr, xq, o, base, kr, c, 0);
-                        }
-                        int rows = Math.min(MR, kpg - ir * MR);
-                        for (int i = 0; i < rows; i++) {
-                            int yPlane = (image * g.cOut() + gr * kpg + ir * MR + i) * outSpatial + od * out[1] * out[2];
-                            // copy the tile's row run by run of grid columns that are output columns
-                            int j = 0;
-                            int oh = oh0;
-                            int ow = ow0;
-                            while (j < NR && oh < out[1]) {
-                                int run = Math.min(NR - j, q2 - ow);
-                                int valid = Math.max(0, Math.min(run, out[2] - ow));
-                                if (valid > 0) {
-                                    System.arraycopy(c, i * NR + j, y, yPlane + oh * out[2] + ow, valid);
+                int bFirst = tb * BLOCKS_PER_TASK;
+                int nb = Math.min(blocks, bFirst + BLOCKS_PER_TASK) - bFirst;
+                int panels = mpad / MR;
+                for (int k0 = 0; k0 < kr; k0 += kChunk) {
+                    int kc = Math.min(kChunk, kr - k0);
+                    for (int i1 = 0; i1 < (panelOuter ? panels : nb); i1++) {
+                        for (int i2 = 0; i2 < (panelOuter ? nb : panels); i2++) {
+                            int b = bFirst + (panelOuter ? i2 : i1);
+                            int ir = panelOuter ? i1 : i2;
+                            int g0 = b * NR;
+                            int base = imageBase + od * slice + g0;
+                            int oh0 = g0 / q2;
+                            int ow0 = g0 % q2;
+                            if (direct && strided && (ir + 1) * MR <= kpg && g0 + NR <= grid) {
+                                // the grid is the output plane: add the tile straight into y (zero on entry)
+                                PackedGemm.tileStrided(a, gr * mpad * kr + ir * MR * kr + k0 * MR, x,
+                                        o[0] + base + k0 * rowStride, rowStride, kc, y,
+                                        (image * g.cOut() + gr * kpg + ir * MR) * outSpatial + od * out[1] * out[2] + g0,
+                                        outSpatial);
+                                continue;
+                            }
+                            if (k0 > 0) {
+                                continue; // tiles through c take the whole reduction in the first chunk
+                            }
+                            java.util.Arrays.fill(c, 0f);
+                            if (tapMajor) {
+                                int aBase = gr * mpad * kr + ir * MR * kr;
+                                for (int tap = 0; tap < kv; tap++) {
+                                    PackedGemm.tileStrided(a, aBase + tap * cpg * MR, xq, o[tap] + base, channelStride, cpg,
+                                            c, 0, NR);
                                 }
-                                j += run;
-                                ow = 0;
-                                oh++;
+                            } else if (strided) {
+                                PackedGemm.tileStrided(a, gr * mpad * kr + ir * MR * kr, xq, o[0] + base, rowStride, kr, c, 0,
+                                        NR);
+                            } else {
+                                PackedGemm.tileRows(a, gr * mpad * kr + ir * MR * kr, xq, o, base, kr, c, 0);
+                            }
+                            int rows = Math.min(MR, kpg - ir * MR);
+                            for (int i = 0; i < rows; i++) {
+                                int yPlane = (image * g.cOut() + gr * kpg + ir * MR + i) * outSpatial + od * out[1] * out[2];
+                                // copy the tile's row run by run of grid columns that are output columns
+                                int j = 0;
+                                int oh = oh0;
+                                int ow = ow0;
+                                while (j < NR && oh < out[1]) {
+                                    int run = Math.min(NR - j, q2 - ow);
+                                    int valid = Math.max(0, Math.min(run, out[2] - ow));
+                                    if (valid > 0) {
+                                        System.arraycopy(c, i * NR + j, y, yPlane + oh * out[2] + ow, valid);
+                                    }
+                                    j += run;
+                                    ow = 0;
+                                    oh++;
+                                }
                             }
                         }
                     }
