@@ -461,6 +461,33 @@ class CpuConvBackendTest {
         }
     }
 
+    /**
+     * Layers with at least {@link ShiftConv#MIN_TAP_MAJOR_CHANNELS} channels per group reduce tap by tap, and 1x1
+     * layers longer than {@link ShiftConv#K_CHUNK} rows reduce in chunks added into y; the random shapes have too few
+     * channels for either, so these shapes are chosen for them (with groups, strides, dilation, padding).
+     * Each row: batch, channels, height, width, filters, kernel, stride, pad, dilation, groups.
+     */
+    @Test
+    void wideLayersReduceTapByTapAndInChunks() throws Exception {
+        long seed = Long.getLong("crashlab.test.seed", System.nanoTime());
+        Random r = new Random(seed);
+        int[][] shapes = {
+            {2, 40, 9, 11, 24, 3, 1, 1, 1, 1}, {1, 36, 7, 7, 40, 3, 2, 2, 2, 2}, {1, 17, 6, 5, 16, 2, 1, 1, 1, 1},
+            {2, 136, 8, 8, 16, 1, 1, 0, 1, 1}, {1, 160, 4, 16, 24, 1, 1, 0, 1, 2}, {1, 72, 5, 7, 9, 1, 1, 0, 1, 1},
+        };
+        assertThat(ShiftConv.K_CHUNK < 136 && ShiftConv.MIN_TAP_MAJOR_CHANNELS <= 17).as("the shapes reach both paths").isTrue();
+        for (int[] s : shapes) {
+            ConvProblem p = new ConvProblem("wide", 2, s[0], s[1], new int[] {s[2], s[3]}, s[4], new int[] {s[5], s[5]},
+                    new int[] {s[6], s[6]}, new int[] {s[7], s[7]}, new int[] {s[7], s[7]}, new int[] {s[8], s[8]}, s[9],
+                    ConvProblem.DType.FLOAT32, ConvProblem.Layout.NCHW, false);
+            float[] x = random(r, p.inputElements());
+            float[] w = random(r, p.filterElements());
+            float[] dy = random(r, p.outputElements());
+            assertPasses(SHIFT, p, x, w, dy, seed);
+            assertPasses(CPU, p, x, w, dy, seed);
+        }
+    }
+
     @Test
     void wrongArraySizesAreRefused() {
         ConvProblem p = p2(1, 3, 3, 1, 2, 2, 1, 0, 0, 1, 1, false);
