@@ -6,8 +6,11 @@ import java.util.Optional;
  * Runs the three passes of one convolution on some hardware: the seam between the replay (which
  * decides what to run and judges the result) and a backend (the pure-Java CPU reference, or CUDA).
  *
- * <p>NOTE: tensors cross this interface as float32 host arrays in channels-first order (N, C, spatial...),
- * whatever {@link ConvProblem#dtype()} says; a backend that computes in a half type converts on the way
+ * <p>NOTE: tensors cross this interface as float32 host arrays, activations in the problem's
+ * {@link ConvProblem#layout()} (NCHW: channels first, (N, C, spatial...); NHWC: channels last,
+ * (N, spatial..., C)), whatever {@link ConvProblem#dtype()} says; a backend that computes in the other order
+ * converts explicitly on the way in and out (the CPU backend counts the copies in {@code peakBytes}), never
+ * silently replaying one layout as the other; a backend that computes in a half type converts on the way
  * in and out (so its rounding shows up in the numeric check, as it would for the reporter). Filters are
  * (K, C/groups, kernel...) for a convolution and (C, K/groups, kernel...) for a transposed one.
  * A backend is not thread-safe; one replay uses one backend at a time.
@@ -44,7 +47,7 @@ public interface ConvBackend extends AutoCloseable {
     /**
      * What one pass produced.
      *
-     * @param output the result tensor, float32, channels-first
+     * @param output the result tensor, float32, in the problem's layout
      * @param kernelMillis time spent in the computation itself (device time for a GPU, from events), not copies
      * @param peakBytes the most memory the pass held on the device at once (tensors plus workspace)
      */

@@ -14,10 +14,13 @@ final class ConvOracle {
 
     private final ConvProblem problem;
     private final ConvGeometry g;
+    /** Whether activations (input, output and their gradients) are held channels-last (an NHWC problem). */
+    private final boolean channelsLast;
 
     ConvOracle(ConvProblem problem) {
         this.problem = problem;
         this.g = ConvGeometry.of(problem);
+        this.channelsLast = problem.layout() == ConvProblem.Layout.NHWC;
     }
 
     /** Element {@code index} of the problem's forward output. */
@@ -37,9 +40,18 @@ final class ConvOracle {
 
     private Value geometryForward(float[] x, float[] w, long index) {
         int os = g.outSpatial();
-        int n = (int) (index / ((long) g.cOut() * os));
-        int ko = (int) (index / os % g.cOut());
-        int o = (int) (index % os);
+        int n;
+        int ko;
+        int o;
+        if (channelsLast) {
+            ko = (int) (index % g.cOut());
+            o = (int) (index / g.cOut() % os);
+            n = (int) (index / g.cOut() / os);
+        } else {
+            n = (int) (index / ((long) g.cOut() * os));
+            ko = (int) (index / os % g.cOut());
+            o = (int) (index % os);
+        }
         int od = o / (g.out()[1] * g.out()[2]);
         int oh = o / g.out()[2] % g.out()[1];
         int ow = o % g.out()[2];
@@ -69,9 +81,18 @@ final class ConvOracle {
 
     private Value geometryBackwardData(float[] dy, float[] w, long index) {
         int is = g.inSpatial();
-        int n = (int) (index / ((long) g.cIn() * is));
-        int c = (int) (index / is % g.cIn());
-        int i = (int) (index % is);
+        int n;
+        int c;
+        int i;
+        if (channelsLast) {
+            c = (int) (index % g.cIn());
+            i = (int) (index / g.cIn() % is);
+            n = (int) (index / g.cIn() / is);
+        } else {
+            n = (int) (index / ((long) g.cIn() * is));
+            c = (int) (index / is % g.cIn());
+            i = (int) (index % is);
+        }
         int[] pos = {i / (g.in()[1] * g.in()[2]), i / g.in()[2] % g.in()[1], i % g.in()[2]};
         int group = c / g.cInPerGroup();
         int cc = c % g.cInPerGroup();
@@ -145,10 +166,16 @@ final class ConvOracle {
     }
 
     private int inIndex(int n, int c, int d, int h, int w) {
+        if (channelsLast) {
+            return (((n * g.in()[0] + d) * g.in()[1] + h) * g.in()[2] + w) * g.cIn() + c;
+        }
         return (((n * g.cIn() + c) * g.in()[0] + d) * g.in()[1] + h) * g.in()[2] + w;
     }
 
     private int outIndex(int n, int k, int d, int h, int w) {
+        if (channelsLast) {
+            return (((n * g.out()[0] + d) * g.out()[1] + h) * g.out()[2] + w) * g.cOut() + k;
+        }
         return (((n * g.cOut() + k) * g.out()[0] + d) * g.out()[1] + h) * g.out()[2] + w;
     }
 

@@ -22,12 +22,22 @@ public final class CpuConvBackend implements ConvBackend {
     /** Output channels per group from which the packed products beat the direct loops. */
     static final int GEMM_MIN_CHANNELS = 8;
 
-    /** Which loops run the passes: chosen per shape, or one kind forced (for tests that compare them). */
-    enum Kernels { AUTO, DIRECT, GEMM }
+    /** Output channels per group from which the filter gradient reads its rows in place (32-channel tiles). */
+    static final int SHIFT_FILTER_MIN_CHANNELS = 16;
+
+    /**
+     * Which loops run the passes: chosen per shape, or one kind forced (for tests that compare them). GEMM: packed
+     * products over gathered im2col panels ({@link GemmConv}); SHIFT: products that read im2col rows in place
+     * from a padded, phase-split copy of the input ({@link ShiftConv}), with GEMM's backward-data where strides
+     * are not 1.
+     */
+    enum Kernels { AUTO, DIRECT, GEMM, SHIFT }
+
+    /** The loops one pass runs on. */
+    enum Impl { DIRECT, PACKED, SHIFT }
 
     private final ForkJoinPool pool;
     private final Kernels kernels;
-    private final GemmConv.Tasks tasks;
     private long capBytes;
 
     /** A backend using every available core. */
@@ -41,22 +51,38 @@ public final class CpuConvBackend implements ConvBackend {
     }
 
     CpuConvBackend(int threads, Kernels kernels) {
-        if (kernels == Kernels.GEMM && !VECTOR_API) {
+        if ((kernels == Kernels.GEMM || kernels == Kernels.SHIFT) && !VECTOR_API) {
             throw new IllegalStateException("the packed kernels need --add-modules jdk.incubator.vector");
         }
         this.pool = new ForkJoinPool(Math.max(1, threads));
         this.kernels = kernels;
-        this.tasks = new GemmConv.Tasks() {
-            @Override
-            public void run(int count, java.util.function.IntConsumer task) {
-                parallel(count, task);
-            }
+    }
 
-            @Override
-            public int threads() {
-                return pool.getParallelism();
-            }
-        };
+    /** The pool's tasks for one pass, counting the scratch arrays the pass allocates. */
+    private final class PassTasks implements GemmConv.Tasks {
+        final java.util.concurrent.atomic.AtomicLong bytes = new java.util.concurrent.atomic.AtomicLong();
+
+        @Override
+        public void run(int count, java.util.function.IntConsumer task) {
+            parallel(count, task);
+        }
+
+        @Override
+        public int threads() {
+            return pool.getParallelism();
+        }
+
+        @Override
+        public float[] alloc(int n) {
+            bytes.addAndGet(4L * n);
+            return new float[n];
+        }
+
+        @Override
+        public int[] allocInts(int n) {
+            bytes.addAndGet(4L * n);
+            return new int[n];
+        }
     }
 
     @Override
@@ -77,12 +103,16 @@ public final class CpuConvBackend implements ConvBackend {
 
     /** Which loops run the passes, for reports: packed products (with the vector width) or direct loops. */
     public String kernelsDescription() {
-        boolean packed = kernels == Kernels.GEMM || kernels == Kernels.AUTO && VECTOR_API;
+        boolean packed = kernels != Kernels.DIRECT && VECTOR_API;
         if (!packed) {
             return "direct loops" + (VECTOR_API ? "" : "; the packed kernels need --add-modules jdk.incubator.vector");
         }
-        return GemmConv.describe() + (kernels == Kernels.AUTO ? ", direct loops below " + GEMM_MIN_CHANNELS
-                + " output channels per group" : "");
+        if (kernels == Kernels.GEMM) {
+            return GemmConv.describe();
+        }
+        return GemmConv.describe() + ", im2col rows read in place (no gather) where the shape allows"
+                + (kernels == Kernels.AUTO ? ", direct loops below " + GEMM_MIN_CHANNELS + " output channels per group"
+                : "");
     }
 
     @Override
@@ -99,14 +129,7 @@ public final class CpuConvBackend implements ConvBackend {
         expect("w", w, p.filterElements());
         ConvGeometry g = ConvGeometry.of(p);
         GemmConv.Pass pass = p.transposed() ? GemmConv.Pass.BACKWARD_DATA : GemmConv.Pass.FORWARD;
-        long peak = allocate(p, "forward output", p.outputElements(), x, w, scratchBytes(g, pass));
-        float[] xr = rounded(x, p.dtype());
-        float[] wr = rounded(w, p.dtype());
-        float[] y = new float[(int) p.outputElements()];
-        long t0 = System.nanoTime();
-        run(g, pass, xr, wr, y);
-        DTypeRounding.roundInPlace(y, p.dtype());
-        return new PassResult(y, (System.nanoTime() - t0) / 1e6, peak);
+        return pass(p, g, pass, "forward output", x, Tensor.INPUT, w, Tensor.FILTER, Tensor.OUTPUT);
     }
 
     @Override
@@ -115,14 +138,7 @@ public final class CpuConvBackend implements ConvBackend {
         expect("w", w, p.filterElements());
         ConvGeometry g = ConvGeometry.of(p);
         GemmConv.Pass pass = p.transposed() ? GemmConv.Pass.FORWARD : GemmConv.Pass.BACKWARD_DATA;
-        long peak = allocate(p, "backward-data output", p.inputElements(), dy, w, scratchBytes(g, pass));
-        float[] dyr = rounded(dy, p.dtype());
-        float[] wr = rounded(w, p.dtype());
-        float[] dx = new float[(int) p.inputElements()];
-        long t0 = System.nanoTime();
-        run(g, pass, dyr, wr, dx);
-        DTypeRounding.roundInPlace(dx, p.dtype());
-        return new PassResult(dx, (System.nanoTime() - t0) / 1e6, peak);
+        return pass(p, g, pass, "backward-data output", dy, Tensor.OUTPUT, w, Tensor.FILTER, Tensor.INPUT);
     }
 
     @Override
@@ -130,61 +146,174 @@ public final class CpuConvBackend implements ConvBackend {
         expect("x", x, p.inputElements());
         expect("dy", dy, p.outputElements());
         ConvGeometry g = ConvGeometry.of(p);
-        long peak = allocate(p, "backward-filter output", p.filterElements(), x, dy,
-                scratchBytes(g, GemmConv.Pass.BACKWARD_FILTER));
-        float[] xr = rounded(x, p.dtype());
-        float[] dyr = rounded(dy, p.dtype());
-        float[] dw = new float[(int) p.filterElements()];
-        long t0 = System.nanoTime();
-        if (p.transposed()) {
-            run(g, GemmConv.Pass.BACKWARD_FILTER, dyr, xr, dw);
-        } else {
-            run(g, GemmConv.Pass.BACKWARD_FILTER, xr, dyr, dw);
+        // for a transposed layer the roles swap: its output gradient is the plain convolution's input
+        return p.transposed()
+                ? pass(p, g, GemmConv.Pass.BACKWARD_FILTER, "backward-filter output", dy, Tensor.OUTPUT, x,
+                        Tensor.INPUT, Tensor.FILTER)
+                : pass(p, g, GemmConv.Pass.BACKWARD_FILTER, "backward-filter output", x, Tensor.INPUT, dy,
+                        Tensor.OUTPUT, Tensor.FILTER);
+    }
+
+    /** The problem's tensors, for sizes and layout conversions. */
+    private enum Tensor {
+        INPUT, OUTPUT, FILTER;
+
+        long elements(ConvProblem p) {
+            return switch (this) {
+                case INPUT -> p.inputElements();
+                case OUTPUT -> p.outputElements();
+                case FILTER -> p.filterElements();
+            };
         }
-        DTypeRounding.roundInPlace(dw, p.dtype());
-        return new PassResult(dw, (System.nanoTime() - t0) / 1e6, peak);
+
+        /** Whether this tensor is held channels-last in the problem's layout (activations of an NHWC problem). */
+        boolean channelsLast(ConvProblem p) {
+            return this != FILTER && p.layout() == ConvProblem.Layout.NHWC;
+        }
+
+        float[] toChannelsFirst(ConvProblem p, float[] a) {
+            return this == INPUT ? Layouts.toChannelsFirst(a, p.batch(), p.inChannels(), (int) (a.length / p.batch() / p.inChannels()))
+                    : Layouts.toChannelsFirst(a, p.batch(), p.outChannels(), (int) (a.length / p.batch() / p.outChannels()));
+        }
+
+        float[] toChannelsLast(ConvProblem p, float[] a) {
+            return this == INPUT ? Layouts.toChannelsLast(a, p.batch(), p.inChannels(), (int) (a.length / p.batch() / p.inChannels()))
+                    : Layouts.toChannelsLast(a, p.batch(), p.outChannels(), (int) (a.length / p.batch() / p.outChannels()));
+        }
     }
 
     /**
-     * Whether {@code pass} of {@code g} runs as packed products: where the Vector API is present and the
-     * product has at least {@link #GEMM_MIN_CHANNELS} output channels per group (below that, as in depthwise
-     * layers, a micro-tile would be mostly padding and the direct loops are faster).
+     * Runs one pass: operands {@code a} and {@code b} in the kernels' order. An NHWC problem's activations are
+     * converted to channels-first copies on the way in and the output back to channels-last on the way out
+     * (explicitly, counted in the peak); half types are rounded into copies where an input holds values the type
+     * cannot (the replay's inputs are already rounded, so it makes none). The peak counts the arrays the pass
+     * really held: operands, copies, output and the scratch the kernels allocated.
      */
-    boolean usesGemm(ConvGeometry g) {
+    private PassResult pass(ConvProblem p, ConvGeometry g, GemmConv.Pass pass, String what, float[] a, Tensor ta,
+            float[] b, Tensor tb, Tensor tout) throws OutOfMemory {
+        long outElements = tout.elements(p);
+        long conversions = 4L * ((ta.channelsLast(p) ? a.length : 0) + (tb.channelsLast(p) ? b.length : 0)
+                + (tout.channelsLast(p) ? outElements : 0));
+        // the cap is checked before anything is allocated, against the most the pass can hold
+        allocate(p, what, outElements, a, b, scratchBytes(g, pass) + conversions);
+        long held = 4L * (a.length + b.length) + 4L * outElements;
+        float[] ac = ta.channelsLast(p) ? ta.toChannelsFirst(p, a) : a;
+        float[] bc = tb.channelsLast(p) ? tb.toChannelsFirst(p, b) : b;
+        held += (ac != a ? 4L * ac.length : 0) + (bc != b ? 4L * bc.length : 0);
+        float[] ar = rounded(ac, p.dtype());
+        float[] br = rounded(bc, p.dtype());
+        held += (ar != ac ? 4L * ar.length : 0) + (br != bc ? 4L * br.length : 0);
+        float[] out = new float[(int) outElements];
+        PassTasks tasks = new PassTasks();
+        long t0 = System.nanoTime();
+        run(g, pass, ar, br, out, tasks);
+        double millis = (System.nanoTime() - t0) / 1e6;
+        DTypeRounding.roundInPlace(out, p.dtype());
+        if (tout.channelsLast(p)) {
+            out = tout.toChannelsLast(p, out);
+            held += 4L * outElements;
+        }
+        return new PassResult(out, millis, held + tasks.bytes.get());
+    }
+
+    /**
+     * Which loops run {@code pass} of {@code g}: with the Vector API present and at least
+     * {@link #GEMM_MIN_CHANNELS} output channels per group, products that read the im2col rows in place
+     * ({@link ShiftConv}; backward-data only with unit strides, the filter gradient from
+     * {@link #SHIFT_FILTER_MIN_CHANNELS} channels) or else over gathered panels ({@link GemmConv}); below that, as
+     * in depthwise layers, a micro-tile would be mostly padding and the direct loops are faster.
+     */
+    Impl impl(ConvGeometry g, GemmConv.Pass pass) {
+        return impl(kernels, g, pass);
+    }
+
+    private static Impl impl(Kernels kernels, ConvGeometry g, GemmConv.Pass pass) {
+        boolean shiftable = switch (pass) {
+            case FORWARD -> true;
+            case BACKWARD_DATA -> ShiftConv.backwardDataApplies(g);
+            case BACKWARD_FILTER -> kernels == Kernels.SHIFT || g.cOutPerGroup() >= SHIFT_FILTER_MIN_CHANNELS;
+        };
         return switch (kernels) {
-            case DIRECT -> false;
-            case GEMM -> true;
-            case AUTO -> VECTOR_API && g.cOutPerGroup() >= GEMM_MIN_CHANNELS;
+            case DIRECT -> Impl.DIRECT;
+            case GEMM -> Impl.PACKED;
+            case SHIFT -> shiftable ? Impl.SHIFT : Impl.PACKED;
+            case AUTO -> !VECTOR_API || g.cOutPerGroup() < GEMM_MIN_CHANNELS ? Impl.DIRECT
+                    : shiftable ? Impl.SHIFT : Impl.PACKED;
         };
     }
 
-    private long scratchBytes(ConvGeometry g, GemmConv.Pass pass) {
-        return usesGemm(g) ? GemmConv.scratchBytes(g, pass, pool.getParallelism()) : 0;
+    /**
+     * An upper bound of the host memory one pass of {@code p} holds on a default backend with {@code threads}
+     * threads, the largest of the three: operands, output, layout copies (NHWC), rounded copies (half types) and
+     * the kernels' scratch. {@link MemoryEstimator} reports it per layer; {@code peak_bytes} never exceeds it.
+     */
+    static long passBound(ConvProblem p, int threads) {
+        ConvGeometry g = ConvGeometry.of(p);
+        long x = p.inputElements();
+        long y = p.outputElements();
+        long w = p.filterElements();
+        boolean nhwc = p.layout() == ConvProblem.Layout.NHWC;
+        boolean half = p.dtype() != ConvProblem.DType.FLOAT32;
+        // {operand a, operand b (filter or activation), output}, and whether each is an activation
+        long[][] passes = {{x, w, y}, {y, w, x}, {x, y, w}};
+        boolean[][] activation = {{true, false, true}, {true, false, true}, {true, true, false}};
+        GemmConv.Pass[] kinds = p.transposed()
+                ? new GemmConv.Pass[] {GemmConv.Pass.BACKWARD_DATA, GemmConv.Pass.FORWARD, GemmConv.Pass.BACKWARD_FILTER}
+                : new GemmConv.Pass[] {GemmConv.Pass.FORWARD, GemmConv.Pass.BACKWARD_DATA, GemmConv.Pass.BACKWARD_FILTER};
+        long most = 0;
+        for (int i = 0; i < 3; i++) {
+            long floats = passes[i][0] + passes[i][1] + passes[i][2];
+            for (int t = 0; t < 3; t++) {
+                floats += nhwc && activation[i][t] ? passes[i][t] : 0;
+            }
+            floats += half ? passes[i][0] + passes[i][1] : 0;
+            most = Math.max(most, 4 * floats + scratchBytes(Kernels.AUTO, threads, g, kinds[i]));
+        }
+        return most;
+    }
+
+    /** Scratch bytes {@code pass} of {@code g} holds beyond its inputs and output, as counted in {@code peak_bytes}. */
+    long scratchBytes(ConvGeometry g, GemmConv.Pass pass) {
+        return scratchBytes(kernels, pool.getParallelism(), g, pass);
+    }
+
+    private static long scratchBytes(Kernels kernels, int threads, ConvGeometry g, GemmConv.Pass pass) {
+        return switch (impl(kernels, g, pass)) {
+            case DIRECT -> 0;
+            case PACKED -> GemmConv.scratchBytes(g, pass, threads);
+            case SHIFT -> 4 * switch (pass) {
+                case FORWARD -> ShiftConv.forwardScratchFloats(g, threads);
+                // the flipped filter, then the forward pass of the transposed geometry
+                case BACKWARD_DATA -> (long) g.cOut() * g.cInPerGroup() * g.kernelVolume()
+                        + ShiftConv.forwardScratchFloats(ShiftConv.backwardDataGeometry(g), threads);
+                case BACKWARD_FILTER -> ShiftConv.filterScratchFloats(g);
+            };
+        };
     }
 
     // Runs one pass of the plain convolution g: (x, w) -> y forward, (dy, w) -> dx backward-data, (x, dy) -> dw.
-    private void run(ConvGeometry g, GemmConv.Pass pass, float[] a, float[] b, float[] out) {
-        boolean gemm = usesGemm(g);
+    private void run(ConvGeometry g, GemmConv.Pass pass, float[] a, float[] b, float[] out, GemmConv.Tasks tasks) {
+        Impl impl = impl(g, pass);
         switch (pass) {
             case FORWARD -> {
-                if (gemm) {
-                    GemmConv.forward(g, a, b, out, tasks);
-                } else {
-                    forwardOf(g, a, b, out);
+                switch (impl) {
+                    case SHIFT -> ShiftConv.forward(g, a, b, out, tasks);
+                    case PACKED -> GemmConv.forward(g, a, b, out, tasks);
+                    case DIRECT -> forwardOf(g, a, b, out);
                 }
             }
             case BACKWARD_DATA -> {
-                if (gemm) {
-                    GemmConv.backwardData(g, a, b, out, tasks);
-                } else {
-                    backwardDataOf(g, a, b, out);
+                switch (impl) {
+                    case SHIFT -> ShiftConv.backwardData(g, a, b, out, tasks);
+                    case PACKED -> GemmConv.backwardData(g, a, b, out, tasks);
+                    case DIRECT -> backwardDataOf(g, a, b, out);
                 }
             }
             case BACKWARD_FILTER -> {
-                if (gemm) {
-                    GemmConv.backwardFilter(g, a, b, out, tasks);
-                } else {
-                    backwardFilterOf(g, a, b, out);
+                switch (impl) {
+                    case SHIFT -> ShiftConv.backwardFilter(g, a, b, out, tasks);
+                    case PACKED -> GemmConv.backwardFilter(g, a, b, out, tasks);
+                    case DIRECT -> backwardFilterOf(g, a, b, out);
                 }
             }
         }
@@ -219,6 +348,13 @@ public final class CpuConvBackend implements ConvBackend {
 
     private static float[] rounded(float[] a, ConvProblem.DType dtype) {
         if (dtype == ConvProblem.DType.FLOAT32) {
+            return a;
+        }
+        boolean exact = true;
+        for (int i = 0; i < a.length && exact; i++) {
+            exact = DTypeRounding.round(a[i], dtype) == a[i] || Float.isNaN(a[i]);
+        }
+        if (exact) {
             return a;
         }
         float[] r = a.clone();

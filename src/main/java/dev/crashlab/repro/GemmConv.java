@@ -32,11 +32,17 @@ final class GemmConv {
     /** Rows of dcol (backward-data) or dw^T (backward-filter) per task, before rounding to whole channels. */
     static final int MC = 128;
 
-    /** Runs {@code count} tasks on the backend's pool and waits for them. */
+    /** Runs {@code count} tasks on the backend's pool and waits for them; hands out (and counts) scratch arrays. */
     interface Tasks {
         void run(int count, IntConsumer task);
 
         int threads();
+
+        /** A new zeroed scratch array of {@code n} floats, counted in the pass's {@code peak_bytes}. */
+        float[] alloc(int n);
+
+        /** A new zeroed scratch array of {@code n} ints, counted in the pass's {@code peak_bytes}. */
+        int[] allocInts(int n);
     }
 
     private GemmConv() {}
@@ -82,14 +88,16 @@ final class GemmConv {
     private static final class Scratch {
         private final ConcurrentLinkedQueue<float[]> free = new ConcurrentLinkedQueue<>();
         private final int size;
+        private final Tasks tasks;
 
-        Scratch(int size) {
+        Scratch(int size, Tasks tasks) {
             this.size = size;
+            this.tasks = tasks;
         }
 
         float[] take() {
             float[] a = free.poll();
-            return a != null ? a : new float[size];
+            return a != null ? a : tasks.alloc(size);
         }
 
         void give(float[] a) {
@@ -108,7 +116,7 @@ final class GemmConv {
         int mpad = roundUp(kpg, MR);
         int positions = g.outSpatial();
         // A = w, (kpg x kr) per group, packed into MR-row panels: a[g][ir][k][i]
-        float[] a = new float[g.groups() * mpad * kr];
+        float[] a = tasks.alloc(g.groups() * mpad * kr);
         for (int gr = 0; gr < g.groups(); gr++) {
             for (int m = 0; m < kpg; m++) {
                 int base = gr * mpad * kr + m / MR * MR * kr + m % MR;
@@ -119,7 +127,7 @@ final class GemmConv {
             }
         }
         int blocks = ceilDiv(positions, NCB);
-        Scratch panels = new Scratch((KC * NCB + MR * NR));
+        Scratch panels = new Scratch((KC * NCB + MR * NR), tasks);
         tasks.run(g.n() * g.groups() * blocks, task -> {
             int block = task % blocks;
             int gr = task / blocks % g.groups();
@@ -183,7 +191,7 @@ final class GemmConv {
         int chunks = chunks(g);
         int rowsPad = roundUp(cch * kv, MR);
         // A = w^T per (group, chunk): rows (c, tap) of the chunk, reduction over the group's output channels
-        float[] a = new float[g.groups() * chunks * rowsPad * kpg];
+        float[] a = tasks.alloc(g.groups() * chunks * rowsPad * kpg);
         for (int gr = 0; gr < g.groups(); gr++) {
             for (int ch = 0; ch < chunks; ch++) {
                 int base = (gr * chunks + ch) * rowsPad * kpg;
@@ -197,8 +205,8 @@ final class GemmConv {
                 }
             }
         }
-        Scratch panels = new Scratch((KC * NCB));
-        Scratch cols = new Scratch(rowsPad * NCB);
+        Scratch panels = new Scratch((KC * NCB), tasks);
+        Scratch cols = new Scratch(rowsPad * NCB, tasks);
         tasks.run(g.n() * g.groups() * chunks, task -> {
             int ch = task % chunks;
             int gr = task / chunks % g.groups();
@@ -272,11 +280,11 @@ final class GemmConv {
         float[][] parts = new float[splits][];
         parts[0] = dw;
         for (int s = 1; s < splits; s++) {
-            parts[s] = new float[dw.length];
+            parts[s] = tasks.alloc(dw.length);
         }
-        Scratch aPanels = new Scratch(KC * roundUp(MC, MR));
-        Scratch bPanels = new Scratch((KC * npad));
-        Scratch acc = new Scratch(roundUp(MC, MR) * npad);
+        Scratch aPanels = new Scratch(KC * roundUp(MC, MR), tasks);
+        Scratch bPanels = new Scratch((KC * npad), tasks);
+        Scratch acc = new Scratch(roundUp(MC, MR) * npad, tasks);
         tasks.run(g.groups() * rowBlocks * splits, task -> {
             int split = task % splits;
             int rb = task / splits % rowBlocks;

@@ -49,7 +49,10 @@ public record MemoryEstimate(ReproSpec.Mode mode, List<LayerMemory> layers, long
      * @param transientBytes what it needs only while it runs: workspace, plus its input and output
      *     (inference) or dy and dx (training)
      * @param totalBytes its persistent share plus its transient need
+     * @param cpuReplayBytes an upper bound of the host memory one pass of its replay on the CPU backend holds
+     *     (float32 operands and output, layout and rounding copies, the kernels' scratch) on this machine's
+     *     cores: what a replay's {@code peak_bytes} stays within
      */
     public record LayerMemory(String name, long activationBytes, long weightBytes, long gradientBytes,
-            long optimizerBytes, long workspaceBytes, long transientBytes, long totalBytes) {}
+            long optimizerBytes, long workspaceBytes, long transientBytes, long totalBytes, long cpuReplayBytes) {}
 }

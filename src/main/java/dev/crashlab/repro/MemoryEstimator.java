@@ -48,7 +48,8 @@ public final class MemoryEstimator {
             long ws = workspaceBytes(p);
             // inference holds x and y only while the layer runs; training's backward holds dy and dx the same way
             long transientBytes = ws + tensors;
-            rows.add(new MemoryEstimate.LayerMemory(p.name(), a, w, g, o, ws, transientBytes, w + g + o + a + transientBytes));
+            rows.add(new MemoryEstimate.LayerMemory(p.name(), a, w, g, o, ws, transientBytes, w + g + o + a + transientBytes,
+                    cpuReplayBytes(p, Runtime.getRuntime().availableProcessors())));
             weights += w;
             grads += g;
             slots += o;
@@ -87,6 +88,15 @@ public final class MemoryEstimator {
                 "cuDNN's algorithm choice: the workspace is an upper bound for im2col; implicit-GEMM needs none, FFT may need more");
         return new MemoryEstimate(spec.mode(), rows, weights, grads, slots, kept, transientMax, total, available,
                 FRAMEWORK_RESERVE_BYTES, fits, assumptions, notModelled);
+    }
+
+    /**
+     * An upper bound of the host memory one pass of {@code p} holds when the CPU backend replays it on
+     * {@code threads} threads: its float32 operands and output, NHWC layout copies, half-type rounding copies
+     * and the kernels' scratch (padded input planes, packed panels, partial sums), the largest of the three passes.
+     */
+    public static long cpuReplayBytes(ConvProblem p, int threads) {
+        return CpuConvBackend.passBound(p, threads);
     }
 
     /**

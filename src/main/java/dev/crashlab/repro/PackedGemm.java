@@ -8,11 +8,13 @@ import jdk.incubator.vector.VectorSpecies;
  * slice of the reduction, with both panels packed so that each step reads MR consecutive A values and NR
  * consecutive B values.
  *
- * <p>NOTE: {@code MR} rows x {@code NV} vectors of accumulators (6 x 2 = 12 vector registers) plus the {@code NV}
+ * <p>NOTE: {@code MR} rows x {@code NV} vectors of accumulators (8 x 2 = 16 vector registers) plus the {@code NV}
  * B vectors and one broadcast A value stay in registers for the whole reduction slice, so each step does
- * MR x NV fused multiply-adds for NV loads and MR broadcasts. Twelve accumulators, not sixteen: measured here
- * (JDK 25, AVX-512), a 4 x 4 tile ran at 20 GFLOP/s on one core and 6 x 2, 4 x 3 and 3 x 4 tiles at 140-165
- * (the register-only FMA peak is about 190): C2 does not keep sixteen vector accumulators in registers. A-panels are packed as
+ * MR x NV fused multiply-adds for NV loads and MR broadcasts. Measured here (JDK 25, AVX-512, one core of a
+ * shared machine, GFLOP per CPU-second): 8 x 2 ran at 135-155, 6 x 2 at 100-130 and 4 x 3 at 100-140, against
+ * a register-only FMA peak of about 170; the broadcasts, not the loads, limit the narrower tiles. The
+ * accumulators start from C and are stored back, not started at zero and added at the end: with the latter,
+ * C2 (JDK 25) compiled the same loop to a tenth of the speed (13 against 139). A-panels are packed as
  * {@code a[k * MR + i]} and B-panels as {@code b[k * NR + j]}; C is row-major with stride {@code ldc}.
  * Requires {@code --add-modules jdk.incubator.vector}; {@link CpuConvBackend} checks for it first.
  */
@@ -22,7 +24,7 @@ final class PackedGemm {
     /** Lanes of one vector. */
     static final int L = S.length();
     /** Rows of a micro-tile. */
-    static final int MR = 6;
+    static final int MR = 8;
     /** Vectors per micro-tile row. */
     static final int NV = 2;
     /** Columns of a micro-tile. */
@@ -32,24 +34,28 @@ final class PackedGemm {
 
     /** C[cOff + i * ldc + j] += sum over k < kc of a[aOff + k * MR + i] * b[bOff + k * NR + j], a full MR x NR tile. */
     static void tile(float[] a, int aOff, float[] b, int bOff, int kc, float[] c, int cOff, int ldc) {
-        FloatVector c00 = FloatVector.zero(S);
-        FloatVector c01 = c00;
-        FloatVector c10 = c00;
-        FloatVector c11 = c00;
-        FloatVector c20 = c00;
-        FloatVector c21 = c00;
-        FloatVector c30 = c00;
-        FloatVector c31 = c00;
-        FloatVector c40 = c00;
-        FloatVector c41 = c00;
-        FloatVector c50 = c00;
-        FloatVector c51 = c00;
+        FloatVector c00 = FloatVector.fromArray(S, c, cOff + 0 * ldc);
+        FloatVector c01 = FloatVector.fromArray(S, c, cOff + 0 * ldc + L);
+        FloatVector c10 = FloatVector.fromArray(S, c, cOff + 1 * ldc);
+        FloatVector c11 = FloatVector.fromArray(S, c, cOff + 1 * ldc + L);
+        FloatVector c20 = FloatVector.fromArray(S, c, cOff + 2 * ldc);
+        FloatVector c21 = FloatVector.fromArray(S, c, cOff + 2 * ldc + L);
+        FloatVector c30 = FloatVector.fromArray(S, c, cOff + 3 * ldc);
+        FloatVector c31 = FloatVector.fromArray(S, c, cOff + 3 * ldc + L);
+        FloatVector c40 = FloatVector.fromArray(S, c, cOff + 4 * ldc);
+        FloatVector c41 = FloatVector.fromArray(S, c, cOff + 4 * ldc + L);
+        FloatVector c50 = FloatVector.fromArray(S, c, cOff + 5 * ldc);
+        FloatVector c51 = FloatVector.fromArray(S, c, cOff + 5 * ldc + L);
+        FloatVector c60 = FloatVector.fromArray(S, c, cOff + 6 * ldc);
+        FloatVector c61 = FloatVector.fromArray(S, c, cOff + 6 * ldc + L);
+        FloatVector c70 = FloatVector.fromArray(S, c, cOff + 7 * ldc);
+        FloatVector c71 = FloatVector.fromArray(S, c, cOff + 7 * ldc + L);
         int ao = aOff;
         int bo = bOff;
         for (int k = 0; k < kc; k++, ao += MR, bo += NR) {
             FloatVector b0 = FloatVector.fromArray(S, b, bo);
             FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
-            FloatVector av = FloatVector.broadcast(S, a[ao]);
+            FloatVector av = FloatVector.broadcast(S, a[ao + 0]);
             c00 = b0.fma(av, c00);
             c01 = b1.fma(av, c01);
             av = FloatVector.broadcast(S, a[ao + 1]);
@@ -67,19 +73,218 @@ final class PackedGemm {
             av = FloatVector.broadcast(S, a[ao + 5]);
             c50 = b0.fma(av, c50);
             c51 = b1.fma(av, c51);
+            av = FloatVector.broadcast(S, a[ao + 6]);
+            c60 = b0.fma(av, c60);
+            c61 = b1.fma(av, c61);
+            av = FloatVector.broadcast(S, a[ao + 7]);
+            c70 = b0.fma(av, c70);
+            c71 = b1.fma(av, c71);
         }
-        addRow(c, cOff, c00, c01);
-        addRow(c, cOff + ldc, c10, c11);
-        addRow(c, cOff + 2 * ldc, c20, c21);
-        addRow(c, cOff + 3 * ldc, c30, c31);
-        addRow(c, cOff + 4 * ldc, c40, c41);
-        addRow(c, cOff + 5 * ldc, c50, c51);
+        setRow(c, cOff + 0 * ldc, c00, c01);
+        setRow(c, cOff + 1 * ldc, c10, c11);
+        setRow(c, cOff + 2 * ldc, c20, c21);
+        setRow(c, cOff + 3 * ldc, c30, c31);
+        setRow(c, cOff + 4 * ldc, c40, c41);
+        setRow(c, cOff + 5 * ldc, c50, c51);
+        setRow(c, cOff + 6 * ldc, c60, c61);
+        setRow(c, cOff + 7 * ldc, c70, c71);
     }
 
-    private static void addRow(float[] c, int off, FloatVector v0, FloatVector v1) {
-        v0.add(FloatVector.fromArray(S, c, off)).intoArray(c, off);
-        v1.add(FloatVector.fromArray(S, c, off + L)).intoArray(c, off + L);
+    /**
+     * C[cOff + i * NR + j] += sum over k < kc of a[aOff + k * MR + i] * x[offs[k] + base + j]: the B panel read
+     * straight from the (padded) input, row k starting at {@code offs[k] + base}.
+     */
+    static void tileRows(float[] a, int aOff, float[] x, int[] offs, int base, int kc, float[] c, int cOff) {
+        FloatVector c00 = FloatVector.fromArray(S, c, cOff + 0 * NR);
+        FloatVector c01 = FloatVector.fromArray(S, c, cOff + 0 * NR + L);
+        FloatVector c10 = FloatVector.fromArray(S, c, cOff + 1 * NR);
+        FloatVector c11 = FloatVector.fromArray(S, c, cOff + 1 * NR + L);
+        FloatVector c20 = FloatVector.fromArray(S, c, cOff + 2 * NR);
+        FloatVector c21 = FloatVector.fromArray(S, c, cOff + 2 * NR + L);
+        FloatVector c30 = FloatVector.fromArray(S, c, cOff + 3 * NR);
+        FloatVector c31 = FloatVector.fromArray(S, c, cOff + 3 * NR + L);
+        FloatVector c40 = FloatVector.fromArray(S, c, cOff + 4 * NR);
+        FloatVector c41 = FloatVector.fromArray(S, c, cOff + 4 * NR + L);
+        FloatVector c50 = FloatVector.fromArray(S, c, cOff + 5 * NR);
+        FloatVector c51 = FloatVector.fromArray(S, c, cOff + 5 * NR + L);
+        FloatVector c60 = FloatVector.fromArray(S, c, cOff + 6 * NR);
+        FloatVector c61 = FloatVector.fromArray(S, c, cOff + 6 * NR + L);
+        FloatVector c70 = FloatVector.fromArray(S, c, cOff + 7 * NR);
+        FloatVector c71 = FloatVector.fromArray(S, c, cOff + 7 * NR + L);
+        int ao = aOff;
+        for (int k = 0; k < kc; k++, ao += MR) {
+            int o = offs[k] + base;
+            FloatVector b0 = FloatVector.fromArray(S, x, o);
+            FloatVector b1 = FloatVector.fromArray(S, x, o + L);
+            FloatVector av = FloatVector.broadcast(S, a[ao + 0]);
+            c00 = b0.fma(av, c00);
+            c01 = b1.fma(av, c01);
+            av = FloatVector.broadcast(S, a[ao + 1]);
+            c10 = b0.fma(av, c10);
+            c11 = b1.fma(av, c11);
+            av = FloatVector.broadcast(S, a[ao + 2]);
+            c20 = b0.fma(av, c20);
+            c21 = b1.fma(av, c21);
+            av = FloatVector.broadcast(S, a[ao + 3]);
+            c30 = b0.fma(av, c30);
+            c31 = b1.fma(av, c31);
+            av = FloatVector.broadcast(S, a[ao + 4]);
+            c40 = b0.fma(av, c40);
+            c41 = b1.fma(av, c41);
+            av = FloatVector.broadcast(S, a[ao + 5]);
+            c50 = b0.fma(av, c50);
+            c51 = b1.fma(av, c51);
+            av = FloatVector.broadcast(S, a[ao + 6]);
+            c60 = b0.fma(av, c60);
+            c61 = b1.fma(av, c61);
+            av = FloatVector.broadcast(S, a[ao + 7]);
+            c70 = b0.fma(av, c70);
+            c71 = b1.fma(av, c71);
+        }
+        setRow(c, cOff + 0 * NR, c00, c01);
+        setRow(c, cOff + 1 * NR, c10, c11);
+        setRow(c, cOff + 2 * NR, c20, c21);
+        setRow(c, cOff + 3 * NR, c30, c31);
+        setRow(c, cOff + 4 * NR, c40, c41);
+        setRow(c, cOff + 5 * NR, c50, c51);
+        setRow(c, cOff + 6 * NR, c60, c61);
+        setRow(c, cOff + 7 * NR, c70, c71);
     }
+
+    /**
+     * C[cOff + i * NR + j] += sum over k < kc of x[offs[oOff + i] + base + k] * b[bOff + k * NR + j]: the A panel
+     * read straight from the (padded) input, row i starting at {@code offs[oOff + i] + base}.
+     */
+    static void tileCols(float[] x, int[] offs, int oOff, int base, float[] b, int bOff, int kc, float[] c, int cOff) {
+        FloatVector c00 = FloatVector.fromArray(S, c, cOff + 0 * NR);
+        FloatVector c01 = FloatVector.fromArray(S, c, cOff + 0 * NR + L);
+        FloatVector c10 = FloatVector.fromArray(S, c, cOff + 1 * NR);
+        FloatVector c11 = FloatVector.fromArray(S, c, cOff + 1 * NR + L);
+        FloatVector c20 = FloatVector.fromArray(S, c, cOff + 2 * NR);
+        FloatVector c21 = FloatVector.fromArray(S, c, cOff + 2 * NR + L);
+        FloatVector c30 = FloatVector.fromArray(S, c, cOff + 3 * NR);
+        FloatVector c31 = FloatVector.fromArray(S, c, cOff + 3 * NR + L);
+        FloatVector c40 = FloatVector.fromArray(S, c, cOff + 4 * NR);
+        FloatVector c41 = FloatVector.fromArray(S, c, cOff + 4 * NR + L);
+        FloatVector c50 = FloatVector.fromArray(S, c, cOff + 5 * NR);
+        FloatVector c51 = FloatVector.fromArray(S, c, cOff + 5 * NR + L);
+        FloatVector c60 = FloatVector.fromArray(S, c, cOff + 6 * NR);
+        FloatVector c61 = FloatVector.fromArray(S, c, cOff + 6 * NR + L);
+        FloatVector c70 = FloatVector.fromArray(S, c, cOff + 7 * NR);
+        FloatVector c71 = FloatVector.fromArray(S, c, cOff + 7 * NR + L);
+        int o0 = offs[oOff + 0] + base;
+        int o1 = offs[oOff + 1] + base;
+        int o2 = offs[oOff + 2] + base;
+        int o3 = offs[oOff + 3] + base;
+        int o4 = offs[oOff + 4] + base;
+        int o5 = offs[oOff + 5] + base;
+        int o6 = offs[oOff + 6] + base;
+        int o7 = offs[oOff + 7] + base;
+        int bo = bOff;
+        for (int k = 0; k < kc; k++, bo += NR) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bo);
+            FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+            FloatVector av = FloatVector.broadcast(S, x[o0 + k]);
+            c00 = b0.fma(av, c00);
+            c01 = b1.fma(av, c01);
+            av = FloatVector.broadcast(S, x[o1 + k]);
+            c10 = b0.fma(av, c10);
+            c11 = b1.fma(av, c11);
+            av = FloatVector.broadcast(S, x[o2 + k]);
+            c20 = b0.fma(av, c20);
+            c21 = b1.fma(av, c21);
+            av = FloatVector.broadcast(S, x[o3 + k]);
+            c30 = b0.fma(av, c30);
+            c31 = b1.fma(av, c31);
+            av = FloatVector.broadcast(S, x[o4 + k]);
+            c40 = b0.fma(av, c40);
+            c41 = b1.fma(av, c41);
+            av = FloatVector.broadcast(S, x[o5 + k]);
+            c50 = b0.fma(av, c50);
+            c51 = b1.fma(av, c51);
+            av = FloatVector.broadcast(S, x[o6 + k]);
+            c60 = b0.fma(av, c60);
+            c61 = b1.fma(av, c61);
+            av = FloatVector.broadcast(S, x[o7 + k]);
+            c70 = b0.fma(av, c70);
+            c71 = b1.fma(av, c71);
+        }
+        setRow(c, cOff + 0 * NR, c00, c01);
+        setRow(c, cOff + 1 * NR, c10, c11);
+        setRow(c, cOff + 2 * NR, c20, c21);
+        setRow(c, cOff + 3 * NR, c30, c31);
+        setRow(c, cOff + 4 * NR, c40, c41);
+        setRow(c, cOff + 5 * NR, c50, c51);
+        setRow(c, cOff + 6 * NR, c60, c61);
+        setRow(c, cOff + 7 * NR, c70, c71);
+    }
+
+    /**
+     * {@link #tileRows} for rows at a fixed distance: row k starts at {@code base + k * stride} (a 1x1 layer's
+     * channels), so no offset is loaded per row.
+     */
+    static void tileStrided(float[] a, int aOff, float[] x, int base, int stride, int kc, float[] c, int cOff, int ldc) {
+        FloatVector c00 = FloatVector.fromArray(S, c, cOff + 0 * ldc);
+        FloatVector c01 = FloatVector.fromArray(S, c, cOff + 0 * ldc + L);
+        FloatVector c10 = FloatVector.fromArray(S, c, cOff + 1 * ldc);
+        FloatVector c11 = FloatVector.fromArray(S, c, cOff + 1 * ldc + L);
+        FloatVector c20 = FloatVector.fromArray(S, c, cOff + 2 * ldc);
+        FloatVector c21 = FloatVector.fromArray(S, c, cOff + 2 * ldc + L);
+        FloatVector c30 = FloatVector.fromArray(S, c, cOff + 3 * ldc);
+        FloatVector c31 = FloatVector.fromArray(S, c, cOff + 3 * ldc + L);
+        FloatVector c40 = FloatVector.fromArray(S, c, cOff + 4 * ldc);
+        FloatVector c41 = FloatVector.fromArray(S, c, cOff + 4 * ldc + L);
+        FloatVector c50 = FloatVector.fromArray(S, c, cOff + 5 * ldc);
+        FloatVector c51 = FloatVector.fromArray(S, c, cOff + 5 * ldc + L);
+        FloatVector c60 = FloatVector.fromArray(S, c, cOff + 6 * ldc);
+        FloatVector c61 = FloatVector.fromArray(S, c, cOff + 6 * ldc + L);
+        FloatVector c70 = FloatVector.fromArray(S, c, cOff + 7 * ldc);
+        FloatVector c71 = FloatVector.fromArray(S, c, cOff + 7 * ldc + L);
+        int ao = aOff;
+        int o = base;
+        for (int k = 0; k < kc; k++, ao += MR, o += stride) {
+            FloatVector b0 = FloatVector.fromArray(S, x, o);
+            FloatVector b1 = FloatVector.fromArray(S, x, o + L);
+            FloatVector av = FloatVector.broadcast(S, a[ao + 0]);
+            c00 = b0.fma(av, c00);
+            c01 = b1.fma(av, c01);
+            av = FloatVector.broadcast(S, a[ao + 1]);
+            c10 = b0.fma(av, c10);
+            c11 = b1.fma(av, c11);
+            av = FloatVector.broadcast(S, a[ao + 2]);
+            c20 = b0.fma(av, c20);
+            c21 = b1.fma(av, c21);
+            av = FloatVector.broadcast(S, a[ao + 3]);
+            c30 = b0.fma(av, c30);
+            c31 = b1.fma(av, c31);
+            av = FloatVector.broadcast(S, a[ao + 4]);
+            c40 = b0.fma(av, c40);
+            c41 = b1.fma(av, c41);
+            av = FloatVector.broadcast(S, a[ao + 5]);
+            c50 = b0.fma(av, c50);
+            c51 = b1.fma(av, c51);
+            av = FloatVector.broadcast(S, a[ao + 6]);
+            c60 = b0.fma(av, c60);
+            c61 = b1.fma(av, c61);
+            av = FloatVector.broadcast(S, a[ao + 7]);
+            c70 = b0.fma(av, c70);
+            c71 = b1.fma(av, c71);
+        }
+        setRow(c, cOff + 0 * ldc, c00, c01);
+        setRow(c, cOff + 1 * ldc, c10, c11);
+        setRow(c, cOff + 2 * ldc, c20, c21);
+        setRow(c, cOff + 3 * ldc, c30, c31);
+        setRow(c, cOff + 4 * ldc, c40, c41);
+        setRow(c, cOff + 5 * ldc, c50, c51);
+        setRow(c, cOff + 6 * ldc, c60, c61);
+        setRow(c, cOff + 7 * ldc, c70, c71);
+    }
+
+    private static void setRow(float[] c, int off, FloatVector v0, FloatVector v1) {
+        v0.intoArray(c, off);
+        v1.intoArray(c, off + L);
+    }
+
 
     /**
      * The same product for a tile cut by the edge of C: only {@code rows} x {@code cols} of it are added, through

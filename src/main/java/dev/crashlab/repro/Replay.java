@@ -74,6 +74,11 @@ public final class Replay {
                     estimate, List.of(), ReplayFindings.of(spec, estimate));
         }
         String device = backend.device();
+        if (spec.layout() == ConvProblem.Layout.NHWC) {
+            // the tensors are held channels-last, as the reporter's framework held them; no backend computes so
+            device += "; NHWC tensors converted explicitly to channels-first and back around each pass"
+                    + (backend.name().equals("cpu") ? " (the copies count in peak_bytes)" : ", on the host");
+        }
         backend.memoryCap(memoryCapBytes);
         List<ConvProblem> problems = spec.problems();
         List<ReplayResult.LayerResult> results = new ArrayList<>();

@@ -16,6 +16,8 @@ class CpuConvBackendTest {
     static final CpuConvBackend CPU = new CpuConvBackend(2);
     /** The packed-product kernels on every shape, however small (the default picks them for 8+ channels). */
     static final CpuConvBackend GEMM = new CpuConvBackend(2, CpuConvBackend.Kernels.GEMM);
+    /** The in-place-row kernels on every shape they apply to, however small. */
+    static final CpuConvBackend SHIFT = new CpuConvBackend(2, CpuConvBackend.Kernels.SHIFT);
     /** The direct loops on every shape. */
     static final CpuConvBackend DIRECT = new CpuConvBackend(2, CpuConvBackend.Kernels.DIRECT);
 
@@ -23,6 +25,7 @@ class CpuConvBackendTest {
     static void close() {
         CPU.close();
         GEMM.close();
+        SHIFT.close();
         DIRECT.close();
     }
 
@@ -156,7 +159,7 @@ class CpuConvBackendTest {
 
     static void assertPasses(CpuConvBackend backend, ConvProblem p, float[] x, float[] w, float[] dy, long seed)
             throws Exception {
-        String name = backend == GEMM ? " [packed]" : backend == DIRECT ? " [direct]" : "";
+        String name = backend == GEMM ? " [packed]" : backend == SHIFT ? " [in place]" : backend == DIRECT ? " [direct]" : "";
         float[] y;
         float[] dx;
         float[] dw;
@@ -203,6 +206,7 @@ class CpuConvBackendTest {
             float[] w = random(r, p.filterElements());
             float[] dy = random(r, p.outputElements());
             assertPasses(GEMM, p, x, w, dy, seed);
+            assertPasses(SHIFT, p, x, w, dy, seed);
             assertPasses(DIRECT, p, x, w, dy, seed);
             assertPasses(CPU, p, x, w, dy, seed);
         }
@@ -233,11 +237,11 @@ class CpuConvBackendTest {
             long longest = Math.max((long) g.cInPerGroup() * g.kernelVolume(),
                     Math.max((long) g.cOutPerGroup() * g.kernelVolume(), (long) g.n() * g.outSpatial()));
             double tolerance = 2 * longest * 0x1p-23 * magnitude * 1.01 + Float.MIN_NORMAL;
-            for (CpuConvBackend backend : new CpuConvBackend[] {GEMM, DIRECT}) {
+            for (CpuConvBackend backend : new CpuConvBackend[] {GEMM, SHIFT, DIRECT}) {
                 double a = dot(backend.forward(p, x, w).output(), dy);
                 double b = dot(x, backend.backwardData(p, dy, w).output());
                 double c = dot(w, backend.backwardFilter(p, x, dy).output());
-                String which = (backend == GEMM ? "packed " : "direct ") + p + " (seed " + seed + ")";
+                String which = (backend == GEMM ? "packed " : backend == SHIFT ? "in place " : "direct ") + p + " (seed " + seed + ")";
                 assertThat(Math.abs(a - b)).as("<conv(x,w),dy> vs <x,bwdData(dy,w)> of " + which)
                         .isLessThanOrEqualTo(tolerance);
                 assertThat(Math.abs(a - c)).as("<conv(x,w),dy> vs <w,bwdFilter(x,dy)> of " + which)
@@ -330,15 +334,157 @@ class CpuConvBackendTest {
             ConvGeometry g = ConvGeometry.of(p);
             // the tensors, plus the packed kernels' scratch (packed filter, panels) where they run
             long needed = 4 * (p.inputElements() + p.filterElements() + p.outputElements())
-                    + (capped.usesGemm(g) ? GemmConv.scratchBytes(g, GemmConv.Pass.FORWARD, 1) : 0);
+                    + capped.scratchBytes(g, GemmConv.Pass.FORWARD);
             capped.memoryCap(needed);
-            assertThat(capped.forward(p, x, w).peakBytes()).isEqualTo(needed);
+            // the peak counts the scratch the kernels really allocated, at most the bound checked against the cap
+            assertThat(capped.forward(p, x, w).peakBytes()).isBetween(4 * (p.inputElements() + p.filterElements()
+                    + p.outputElements()) + 1, needed);
             capped.memoryCap(needed - 1);
             assertThatThrownBy(() -> capped.forward(p, x, w)).isInstanceOf(ConvBackend.OutOfMemory.class)
                     .hasMessageContaining("forward output")
                     .satisfies(e -> assertThat(((ConvBackend.OutOfMemory) e).requestedBytes()).isEqualTo(4 * p.outputElements()));
             capped.memoryCap(0);
             assertThat(capped.forward(p, x, w).output()).hasSize((int) p.outputElements());
+        }
+    }
+
+    /** The transpose of a channels-first tensor to channels-last, written out here (not the backend's helper). */
+    static float[] channelsLast(float[] a, int n, int c, int spatial) {
+        float[] r = new float[a.length];
+        for (int i = 0; i < a.length; i++) {
+            int b = i / (c * spatial);
+            int ch = i / spatial % c;
+            int s = i % spatial;
+            r[(b * spatial + s) * c + ch] = a[i];
+        }
+        return r;
+    }
+
+    /**
+     * NHWC problems take and give their activations channels-last: the same random shapes, their tensors
+     * transposed here, must give the naive loop's results transposed (filters keep their layout).
+     */
+    @Test
+    void nhwcTensorsAreChannelsLastAgainstTheNaiveLoop() throws Exception {
+        long seed = Long.getLong("crashlab.test.seed", System.nanoTime());
+        Random r = new Random(seed);
+        for (int i = 0; i < 100; i++) {
+            ConvProblem q = randomProblem(r, i);
+            ConvProblem p = new ConvProblem(q.name(), q.rank(), q.batch(), q.inChannels(), q.inDims(), q.outChannels(),
+                    q.kernel(), q.stride(), q.padBegin(), q.padEnd(), q.dilation(), q.groups(), q.dtype(),
+                    ConvProblem.Layout.NHWC, q.transposed());
+            float[] x = random(r, p.inputElements());
+            float[] w = random(r, p.filterElements());
+            float[] dy = random(r, p.outputElements());
+            int inSpatial = (int) (p.inputElements() / p.batch() / p.inChannels());
+            int outSpatial = (int) (p.outputElements() / p.batch() / p.outChannels());
+            float[] xl = channelsLast(x, p.batch(), p.inChannels(), inSpatial);
+            float[] dyl = channelsLast(dy, p.batch(), p.outChannels(), outSpatial);
+            for (CpuConvBackend backend : new CpuConvBackend[] {CPU, GEMM, DIRECT}) {
+                float[] y = backend.forward(p, xl, w).output();
+                float[] dx = backend.backwardData(p, dyl, w).output();
+                float[] dw = backend.backwardFilter(p, xl, dyl).output();
+                double[][] ref = !p.transposed()
+                        ? naive(p.batch(), p.inChannels(), p.inDims(), p.outChannels(), p.outDims(), p.kernel(), p.stride(),
+                                p.padBegin(), p.dilation(), p.groups(), x, w, dy)
+                        : naive(p.batch(), p.outChannels(), p.outDims(), p.inChannels(), p.inDims(), p.kernel(), p.stride(),
+                                p.padBegin(), p.dilation(), p.groups(), dy, w, x);
+                int fy = p.transposed() ? 1 : 0;
+                int fdx = p.transposed() ? 0 : 1;
+                assertClose("NHWC forward", y, lastD(ref[fy], p.batch(), p.outChannels(), outSpatial),
+                        lastD(ref[3 + fy], p.batch(), p.outChannels(), outSpatial), ref[6 + fy][0], seed, p);
+                assertClose("NHWC backward-data", dx, lastD(ref[fdx], p.batch(), p.inChannels(), inSpatial),
+                        lastD(ref[3 + fdx], p.batch(), p.inChannels(), inSpatial), ref[6 + fdx][0], seed, p);
+                assertClose("NHWC backward-filter", dw, ref[2], ref[5], ref[8][0], seed, p);
+            }
+        }
+    }
+
+    static double[] lastD(double[] a, int n, int c, int spatial) {
+        double[] r = new double[a.length];
+        for (int i = 0; i < a.length; i++) {
+            int b = i / (c * spatial);
+            int ch = i / spatial % c;
+            int s = i % spatial;
+            r[(b * spatial + s) * c + ch] = a[i];
+        }
+        return r;
+    }
+
+    /**
+     * peak_bytes counts what a pass really allocated (operands, copies, output, the kernels' scratch arrays), and on
+     * the 300 random shapes, in every dtype and both layouts, it stays within the estimator's per-layer bound.
+     */
+    @Test
+    void peakBytesStaysWithinTheEstimatorsBound() throws Exception {
+        long seed = Long.getLong("crashlab.test.seed", System.nanoTime());
+        Random r = new Random(seed);
+        for (int i = 0; i < 300; i++) {
+            ConvProblem q = randomProblem(r, i);
+            ConvProblem.DType dtype = ConvProblem.DType.values()[i % 3];
+            ConvProblem.Layout layout = ConvProblem.Layout.values()[i / 3 % 2];
+            ConvProblem p = new ConvProblem(q.name(), q.rank(), q.batch(), q.inChannels(), q.inDims(), q.outChannels(),
+                    q.kernel(), q.stride(), q.padBegin(), q.padEnd(), q.dilation(), q.groups(), dtype, layout,
+                    q.transposed());
+            float[] x = random(r, p.inputElements());
+            float[] w = random(r, p.filterElements());
+            float[] dy = random(r, p.outputElements());
+            long bound = MemoryEstimator.cpuReplayBytes(p, 2);
+            long tensors = 4 * (p.inputElements() + p.filterElements() + p.outputElements());
+            for (ConvBackend.PassResult pass : new ConvBackend.PassResult[] {CPU.forward(p, x, w),
+                CPU.backwardData(p, dy, w), CPU.backwardFilter(p, x, dy)}) {
+                // every pass holds all three tensors: its two operands and its output
+                assertThat(pass.peakBytes()).as(p + " (seed " + seed + ")").isLessThanOrEqualTo(bound)
+                        .isGreaterThanOrEqualTo(tensors);
+            }
+        }
+    }
+
+    /**
+     * Pointwise (1x1, unit stride, no padding) layers whose planes are whole tiles are read from x itself and added
+     * straight into y; the random shapes are too small to reach that path, so these shapes are chosen for it.
+     */
+    @Test
+    void pointwiseLayersReadTheInputInPlace() throws Exception {
+        long seed = Long.getLong("crashlab.test.seed", System.nanoTime());
+        Random r = new Random(seed);
+        int[][] shapes = {{2, 24, 8, 8, 16, 1}, {3, 16, 4, 16, 40, 2}, {1, 8, 8, 12, 8, 1}, {2, 12, 32, 1, 24, 3}};
+        for (int[] s : shapes) {
+            ConvProblem p = new ConvProblem("pointwise", 2, s[0], s[1], new int[] {s[2], s[3]}, s[4], new int[] {1, 1},
+                    new int[] {1, 1}, new int[] {0, 0}, new int[] {0, 0}, new int[] {1, 1}, s[5],
+                    ConvProblem.DType.FLOAT32, ConvProblem.Layout.NCHW, false);
+            float[] x = random(r, p.inputElements());
+            float[] w = random(r, p.filterElements());
+            float[] dy = random(r, p.outputElements());
+            assertPasses(SHIFT, p, x, w, dy, seed);
+            assertPasses(CPU, p, x, w, dy, seed);
+        }
+    }
+
+    /**
+     * Layers with at least {@link ShiftConv#MIN_TAP_MAJOR_CHANNELS} channels per group reduce tap by tap, and 1x1
+     * layers longer than {@link ShiftConv#K_CHUNK} rows reduce in chunks added into y; the random shapes have too few
+     * channels for either, so these shapes are chosen for them (with groups, strides, dilation, padding).
+     * Each row: batch, channels, height, width, filters, kernel, stride, pad, dilation, groups.
+     */
+    @Test
+    void wideLayersReduceTapByTapAndInChunks() throws Exception {
+        long seed = Long.getLong("crashlab.test.seed", System.nanoTime());
+        Random r = new Random(seed);
+        int[][] shapes = {
+            {2, 40, 9, 11, 24, 3, 1, 1, 1, 1}, {1, 36, 7, 7, 40, 3, 2, 2, 2, 2}, {1, 17, 6, 5, 16, 2, 1, 1, 1, 1},
+            {2, 136, 8, 8, 16, 1, 1, 0, 1, 1}, {1, 160, 4, 16, 24, 1, 1, 0, 1, 2}, {1, 72, 5, 7, 9, 1, 1, 0, 1, 1},
+        };
+        assertThat(ShiftConv.K_CHUNK < 136 && ShiftConv.MIN_TAP_MAJOR_CHANNELS <= 17).as("the shapes reach both paths").isTrue();
+        for (int[] s : shapes) {
+            ConvProblem p = new ConvProblem("wide", 2, s[0], s[1], new int[] {s[2], s[3]}, s[4], new int[] {s[5], s[5]},
+                    new int[] {s[6], s[6]}, new int[] {s[7], s[7]}, new int[] {s[7], s[7]}, new int[] {s[8], s[8]}, s[9],
+                    ConvProblem.DType.FLOAT32, ConvProblem.Layout.NCHW, false);
+            float[] x = random(r, p.inputElements());
+            float[] w = random(r, p.filterElements());
+            float[] dy = random(r, p.outputElements());
+            assertPasses(SHIFT, p, x, w, dy, seed);
+            assertPasses(CPU, p, x, w, dy, seed);
         }
     }
 

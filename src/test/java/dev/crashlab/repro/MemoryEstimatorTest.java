@@ -30,7 +30,9 @@ class MemoryEstimatorTest {
         // im2col: 2 * 64 positions * 3 channels * 9 taps * 4 B = 13824 B; transient 13824 + 3584 = 17408
         MemoryEstimate.LayerMemory l = e.layers().getFirst();
         assertThat(l).isEqualTo(new MemoryEstimate.LayerMemory("c", 3584, 432, 432, 864, 13824, 17408,
-                432 + 432 + 864 + 3584 + 17408));
+                432 + 432 + 864 + 3584 + 17408, MemoryEstimator.cpuReplayBytes(spec(List.of(layer("c", 3, 8, 4, 3, 1, 1)),
+                        2, ConvProblem.DType.FLOAT32, false, ReproSpec.Mode.TRAINING, ReproSpec.Optimizer.ADAM, null)
+                        .problems().getFirst(), Runtime.getRuntime().availableProcessors())));
         assertThat(e.weightBytes()).isEqualTo(432);
         assertThat(e.gradientBytes()).isEqualTo(432);
         assertThat(e.optimizerBytes()).isEqualTo(864);

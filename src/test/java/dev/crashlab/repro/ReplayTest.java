@@ -12,6 +12,10 @@ import org.junit.jupiter.api.Test;
 class ReplayTest {
 
     static ReproSpec spec(ReproSpec.Mode mode, ConvProblem.DType dtype) {
+        return spec(mode, dtype, ConvProblem.Layout.NCHW);
+    }
+
+    static ReproSpec spec(ReproSpec.Mode mode, ConvProblem.DType dtype, ConvProblem.Layout layout) {
         return new ReproSpec(List.of(
                 new ReproLayer("a", 3, 8, new int[] {9, 9}, new int[] {3, 3}, new int[] {2, 2}, new int[] {1, 1},
                         new int[] {0, 0}, new int[] {1, 1}, 1, false),
@@ -19,7 +23,26 @@ class ReplayTest {
                         new int[] {2}, 4, false),
                 new ReproLayer("c", 4, 6, new int[] {2, 3, 3}, new int[] {2, 2, 2}, new int[] {2, 1, 2},
                         new int[] {0, 1, 0}, new int[] {1, 0, 1}, new int[] {1, 1, 1}, 2, true)),
-                3, dtype, false, ConvProblem.Layout.NCHW, mode, ReproSpec.Optimizer.SGD, null, List.of());
+                3, dtype, false, layout, mode, ReproSpec.Optimizer.SGD, null, List.of());
+    }
+
+    /**
+     * An NHWC spec replays channels-last: the oracle reads the tensors channels-last (a backend that computed
+     * them as NCHW would mismatch), the result says the CPU backend converted them, and no pass holds more
+     * than the estimator's bound.
+     */
+    @Test
+    void anNhwcSpecIsReplayedChannelsLastAndSaysSo() {
+        try (CpuConvBackend cpu = new CpuConvBackend(2)) {
+            ReproSpec spec = spec(ReproSpec.Mode.TRAINING, ConvProblem.DType.FLOAT32, ConvProblem.Layout.NHWC);
+            ReplayResult r = new Replay(cpu).run(spec);
+            assertThat(r.status()).as(r.reason()).isEqualTo(ReplayResult.Status.PASSED);
+            assertThat(r.device()).contains("NHWC tensors converted explicitly to channels-first");
+            for (int i = 0; i < r.layers().size(); i++) {
+                assertThat(r.layers().get(i).peakBytes())
+                        .isLessThanOrEqualTo(MemoryEstimator.cpuReplayBytes(spec.problems().get(i), 2));
+            }
+        }
     }
 
     @Test

@@ -46,7 +46,7 @@ public final class ReproBench {
             problem("conv1 7x7 3->64 224x224 s2", batch, 3, 224, 64, 7, 2, 3),
         };
         try (CpuConvBackend cpu = new CpuConvBackend(threads)) {
-            // the convolutions first, so the JIT has compiled the micro-kernel before anything is timed
+            Rate before = peakGflops(threads);
             List<String> lines = new ArrayList<>();
             for (ConvProblem p : layers) {
                 SplittableRandom r = new SplittableRandom(7);
@@ -58,21 +58,25 @@ public final class ReproBench {
                 lines.add(measure(p, "backward-data", gflop, runs, () -> cpu.backwardData(p, dy, w)));
                 lines.add(measure(p, "backward-filter", gflop, runs, () -> cpu.backwardFilter(p, x, dy)));
             }
-            Rate peak = peakGflops(threads);
-            System.out.printf(Locale.ROOT, "%nrepro benchmark: CPU backend (%s), batch %d, %d thread(s), float32, median of %d runs"
-                    + " after at least 2 s of warm-up per pass%n", cpu.kernelsDescription(), batch, threads, runs);
+            // the peak after the rows as well as before, the better of the two: the machine's load changes in between
+            Rate after = peakGflops(threads);
+            Rate peak = new Rate(Math.max(before.wall(), after.wall()), Math.max(before.perCpuSecond(), after.perCpuSecond()));
+            System.out.printf(Locale.ROOT, "%nrepro benchmark: CPU backend (%s), batch %d, %d thread(s), float32, median of %d"
+                    + " samples of at least 1 CPU-second each, after at least 2 s of warm-up per pass%n", cpu.kernelsDescription(), batch, threads, runs);
             System.out.printf(Locale.ROOT, "peer: the FMA peak on the same %d thread(s) in this JVM (the better of a %d-lane"
-                    + " Vector API loop with 12 accumulators in registers and a vectorised Java loop): %.1f GFLOP/s wall,"
-                    + " %.1f GFLOP per CPU-second%n", threads, VectorPeak.LANES, peak.wall(), peak.perCpuSecond());
+                    + " Vector API loop with 12 accumulators in registers and a vectorised Java loop), the best round"
+                    + " before and after the rows: %.1f GFLOP/s wall, %.1f GFLOP per CPU-second%n", threads, VectorPeak.LANES, peak.wall(), peak.perCpuSecond());
             System.out.println("(per CPU-second divides by the CPU time this process used, so other load on the machine skews"
-                    + " it less than wall time; 'x peak' is the row's GFLOP per CPU-second over the peak's)");
-            System.out.printf(Locale.ROOT, "%-28s %-16s %10s %10s %12s %8s%n", "layer", "pass", "ms", "GFLOP/s",
-                    "GFLOP/cpu-s", "x peak");
+                    + " it less than wall time; 'x peak' is the row's median GFLOP per CPU-second over the peak's, 'range'"
+                    + " the lowest and highest sample's)");
+            System.out.printf(Locale.ROOT, "%-28s %-16s %10s %10s %12s %8s %12s%n", "layer", "pass", "ms", "GFLOP/s",
+                    "GFLOP/cpu-s", "x peak", "range");
             for (String line : lines) {
                 String[] f = line.split("\t");
                 double perCpu = Double.parseDouble(f[4]);
-                System.out.printf(Locale.ROOT, "%-28s %-16s %10s %10s %12.1f %8.2f%n", f[0], f[1], f[2], f[3], perCpu,
-                        perCpu / peak.perCpuSecond());
+                double peakCpu = peak.perCpuSecond();
+                System.out.printf(Locale.ROOT, "%-28s %-16s %10s %10s %12.1f %8.2f %5.2f-%-5.2f%n", f[0], f[1], f[2], f[3],
+                        perCpu, perCpu / peakCpu, Double.parseDouble(f[5]) / peakCpu, Double.parseDouble(f[6]) / peakCpu);
             }
             modelRow(cpu, model);
         }
@@ -99,36 +103,38 @@ public final class ReproBench {
         double gflop = 0;
         double naive = 0;
         SplittableRandom r = new SplittableRandom(11);
-        List<float[][]> tensors = new ArrayList<>();
         for (ConvProblem p : problems) {
             gflop += 3 * 2.0 * p.macs() / 1e9;
             naive += NaiveConvTiming.estimatedSeconds(p, 256, r);
-            tensors.add(new float[][] {random(r, p.inputElements()), random(r, p.filterElements()), random(r, p.outputElements())});
         }
+        // one layer's tensors at a time (a model's every tensor at its batch can exceed the heap); drawing them is
+        // not timed
         double[] seconds = new double[2];
         double[] cpuSeconds = new double[2];
         for (int round = 0; round < 2; round++) { // the first round is the warm-up
-            long c0 = processCpuNanos();
-            long t0 = System.nanoTime();
-            for (int i = 0; i < problems.size(); i++) {
-                ConvProblem p = problems.get(i);
-                float[][] t = tensors.get(i);
-                cpu.forward(p, t[0], t[1]);
-                cpu.backwardData(p, t[2], t[1]);
-                cpu.backwardFilter(p, t[0], t[2]);
+            for (ConvProblem p : problems) {
+                float[] x = random(r, p.inputElements());
+                float[] w = random(r, p.filterElements());
+                float[] dy = random(r, p.outputElements());
+                long c0 = processCpuNanos();
+                long t0 = System.nanoTime();
+                cpu.forward(p, x, w);
+                cpu.backwardData(p, dy, w);
+                cpu.backwardFilter(p, x, dy);
+                seconds[round] += (System.nanoTime() - t0) / 1e9;
+                cpuSeconds[round] += (processCpuNanos() - c0) / 1e9;
             }
-            seconds[round] = (System.nanoTime() - t0) / 1e9;
-            cpuSeconds[round] = (processCpuNanos() - c0) / 1e9;
         }
-        System.out.printf(Locale.ROOT, "%nwhole model: %s, %d convolution layer(s) at batch %d, forward + backward-data +"
-                + " backward-filter, %.1f GFLOP%n", model.getFileName(), problems.size(), spec.batch(), gflop);
-        System.out.printf(Locale.ROOT, "%-44s %10s %10s %12s%n", "what", "seconds", "GFLOP/s", "x naive");
-        System.out.printf(Locale.ROOT, "%-44s %10.2f %10.1f %12.0f%n", "CPU backend, first run (JIT warming up)", seconds[0],
-                gflop / seconds[0], naive / seconds[0]);
-        System.out.printf(Locale.ROOT, "%-44s %10.2f %10.1f %12.0f%n", "CPU backend, second run", seconds[1],
-                gflop / seconds[1], naive / seconds[1]);
-        System.out.printf(Locale.ROOT, "%-44s %10.1f %10.2f %12s%n", "peer: naive loop (256 sampled elements/pass)", naive,
-                gflop / naive, "1");
+        System.out.printf(Locale.ROOT, "%nwhole model: %s, %d convolution layer(s) at batch %d, %s, forward + backward-data +"
+                + " backward-filter, %.1f GFLOP%n", model.getFileName(), problems.size(), spec.batch(), spec.layout(), gflop);
+        System.out.printf(Locale.ROOT, "%-44s %10s %10s %12s %12s%n", "what", "seconds", "GFLOP/s", "GFLOP/cpu-s",
+                "x naive");
+        System.out.printf(Locale.ROOT, "%-44s %10.2f %10.1f %12.1f %12.0f%n", "CPU backend, first run (JIT warming up)",
+                seconds[0], gflop / seconds[0], gflop / cpuSeconds[0], naive / seconds[0]);
+        System.out.printf(Locale.ROOT, "%-44s %10.2f %10.1f %12.1f %12.0f%n", "CPU backend, second run", seconds[1],
+                gflop / seconds[1], gflop / cpuSeconds[1], naive / seconds[1]);
+        System.out.printf(Locale.ROOT, "%-44s %10.1f %10.2f %12s %12s%n", "peer: naive loop (256 sampled elements/pass)",
+                naive, gflop / naive, "-", "1");
     }
 
     /**
@@ -173,8 +179,14 @@ public final class ReproBench {
         ConvBackend.PassResult run() throws ConvBackend.BackendException;
     }
 
-    // Times one pass: untimed runs for at least 2 s (the JIT compiles the kernels), then the median of the runs;
-    // returns "layer, pass, ms, GFLOP/s wall, GFLOP per CPU-second" tab-separated.
+    /** CPU time one sample of a pass runs for: the process clock advances in scheduler ticks (10 ms here). */
+    static final long SAMPLE_CPU_NANOS = 1_000_000_000L;
+
+    // Times one pass: untimed runs for at least 2 s (the JIT compiles the kernels), then `runs` samples, each as
+    // many back-to-back runs as take at least SAMPLE_CPU_NANOS of process CPU time (one run of a layer takes
+    // 10-100 ms, a few ticks of the process clock: timed alone it read 0, 1 or 2 ticks); returns "layer, pass,
+    // ms per run, GFLOP/s wall, then GFLOP per CPU-second: median, lowest, highest" tab-separated (medians over
+    // the samples).
     private static String measure(ConvProblem p, String pass, double gflop, int runs, Pass body) throws Exception {
         long warm = System.nanoTime();
         int warmRuns = 0;
@@ -183,19 +195,29 @@ public final class ReproBench {
             warmRuns++;
         }
         double[] wall = new double[runs];
-        double[] cpu = new double[runs];
+        double[] perCpu = new double[runs];
+        double[] ms = new double[runs];
         for (int i = 0; i < runs; i++) {
             long c0 = processCpuNanos();
             long t0 = System.nanoTime();
-            body.run();
-            wall[i] = (System.nanoTime() - t0) / 1e9;
-            cpu[i] = (processCpuNanos() - c0) / 1e9;
+            int n = 0;
+            long c;
+            do {
+                body.run();
+                n++;
+                c = processCpuNanos() - c0;
+            } while (c < SAMPLE_CPU_NANOS);
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            ms[i] = seconds * 1e3 / n;
+            wall[i] = gflop * n / seconds;
+            perCpu[i] = gflop * n / (c / 1e9);
         }
         Arrays.sort(wall);
-        Arrays.sort(cpu);
-        double w = wall[runs / 2];
-        double c = Math.max(cpu[runs / 2], 1e-9);
-        return String.format(Locale.ROOT, "%s\t%s\t%.1f\t%.1f\t%.3f", p.name(), pass, w * 1e3, gflop / w, gflop / c);
+        Arrays.sort(ms);
+        double[] sorted = perCpu.clone();
+        Arrays.sort(sorted);
+        return String.format(Locale.ROOT, "%s\t%s\t%.1f\t%.1f\t%.3f\t%.3f\t%.3f", p.name(), pass, ms[runs / 2],
+                wall[runs / 2], sorted[runs / 2], sorted[0], sorted[runs - 1]);
     }
 
     /** A rate in GFLOP per wall-clock second, and per CPU-second of the whole process (immune to other load). */

@@ -6,6 +6,7 @@ import static jcuda.driver.JCudaDriver.cuMemsetD32;
 import dev.crashlab.repro.ConvBackend;
 import dev.crashlab.repro.ConvProblem;
 import dev.crashlab.repro.ConvProblem.DType;
+import dev.crashlab.repro.Layouts;
 import java.util.Optional;
 import jcuda.Pointer;
 import jcuda.driver.CUfunction;
@@ -63,6 +64,11 @@ public final class CudaConvBackend implements ConvBackend {
     public PassResult forward(ConvProblem p, float[] x, float[] w) throws BackendException {
         requireLength(p, "x", x, p.inputElements());
         requireLength(p, "w", w, p.filterElements());
+        if (p.layout() == ConvProblem.Layout.NHWC) {
+            // the kernels compute channels-first: explicit copies in and out, on the host
+            PassResult r = forward(channelsFirst(p), firstIn(p, x), w);
+            return new PassResult(lastOut(p, r.output()), r.kernelMillis(), r.peakBytes());
+        }
         // a transposed layer's forward pass is the backward-data pass of the convolution it transposes
         return p.transposed()
                 ? run(p, KernelPass.BACKWARD_DATA, x, "x (input)", w, "w (filter)", p.outputElements(), "y (output)")
@@ -73,6 +79,10 @@ public final class CudaConvBackend implements ConvBackend {
     public PassResult backwardData(ConvProblem p, float[] dy, float[] w) throws BackendException {
         requireLength(p, "dy", dy, p.outputElements());
         requireLength(p, "w", w, p.filterElements());
+        if (p.layout() == ConvProblem.Layout.NHWC) {
+            PassResult r = backwardData(channelsFirst(p), firstOut(p, dy), w);
+            return new PassResult(lastIn(p, r.output()), r.kernelMillis(), r.peakBytes());
+        }
         return p.transposed()
                 ? run(p, KernelPass.FORWARD, dy, "dy (output gradient)", w, "w (filter)", p.inputElements(), "dx (input gradient)")
                 : run(p, KernelPass.BACKWARD_DATA, dy, "dy (output gradient)", w, "w (filter)", p.inputElements(),
@@ -83,12 +93,37 @@ public final class CudaConvBackend implements ConvBackend {
     public PassResult backwardFilter(ConvProblem p, float[] x, float[] dy) throws BackendException {
         requireLength(p, "x", x, p.inputElements());
         requireLength(p, "dy", dy, p.outputElements());
+        if (p.layout() == ConvProblem.Layout.NHWC) {
+            return backwardFilter(channelsFirst(p), firstIn(p, x), firstOut(p, dy));
+        }
         // for a transposed layer the roles swap: its output gradient is the direct convolution's input
         return p.transposed()
                 ? run(p, KernelPass.BACKWARD_FILTER, dy, "dy (output gradient)", x, "x (input)", p.filterElements(),
                         "dw (filter gradient)")
                 : run(p, KernelPass.BACKWARD_FILTER, x, "x (input)", dy, "dy (output gradient)", p.filterElements(),
                         "dw (filter gradient)");
+    }
+
+    private static ConvProblem channelsFirst(ConvProblem p) {
+        return new ConvProblem(p.name(), p.rank(), p.batch(), p.inChannels(), p.inDims(), p.outChannels(), p.kernel(),
+                p.stride(), p.padBegin(), p.padEnd(), p.dilation(), p.groups(), p.dtype(), ConvProblem.Layout.NCHW,
+                p.transposed());
+    }
+
+    private static float[] firstIn(ConvProblem p, float[] a) {
+        return Layouts.toChannelsFirst(a, p.batch(), p.inChannels(), (int) (a.length / p.batch() / p.inChannels()));
+    }
+
+    private static float[] firstOut(ConvProblem p, float[] a) {
+        return Layouts.toChannelsFirst(a, p.batch(), p.outChannels(), (int) (a.length / p.batch() / p.outChannels()));
+    }
+
+    private static float[] lastIn(ConvProblem p, float[] a) {
+        return Layouts.toChannelsLast(a, p.batch(), p.inChannels(), (int) (a.length / p.batch() / p.inChannels()));
+    }
+
+    private static float[] lastOut(ConvProblem p, float[] a) {
+        return Layouts.toChannelsLast(a, p.batch(), p.outChannels(), (int) (a.length / p.batch() / p.outChannels()));
     }
 
     /**

@@ -1,0 +1,419 @@
+package dev.crashlab.repro;
+
+import static dev.crashlab.repro.PackedGemm.MR;
+import static dev.crashlab.repro.PackedGemm.NR;
+
+/**
+ * The CPU backend's convolutions without an im2col gather: each image's input is copied once into a zero-padded,
+ * stride-phase-split form in which every row of the im2col matrix, (channel, tap) seen over a run of output
+ * positions, is a contiguous slice. The micro-kernel then reads that slice in place ({@link PackedGemm#tileRows},
+ * {@link PackedGemm#tileCols}) instead of a packed copy.
+ *
+ * <p>NOTE: the input of channel c is stored as {@code s_d x s_h x s_w} phase planes (one per stride phase), each
+ * {@code Dq x Hq x Wq}; input element (id, ih, iw) of the padded input sits in phase (id % s_d, ih % s_h, iw % s_w)
+ * at (id / s_d, ih / s_h, iw / s_w). Output positions are numbered on a grid {@code oh * Wq + ow} per depth slice,
+ * so output position (od, oh, ow) seen through tap (kd, kh, kw) reads the plane at a fixed offset from the grid
+ * index: {@link Planes#offset}. The grid has {@code Wq - Wo} columns per row that are no output position (for a
+ * 3x3 stride-1 layer on 56 x 56, 2 of 58); the forward pass computes and drops them, the filter gradient reads
+ * them against zeros. Forward: y = w x col, 8 output channels x 32 positions per tile; backward-data with unit
+ * strides: the forward pass of the flipped, transposed filter over the padded output gradient; backward-filter:
+ * dw^T = col x dy^T, 8 (channel, tap) rows x 32 output channels per tile, with dy^T packed once per image.
+ */
+final class ShiftConv {
+
+    /** Tiles of positions per forward task. */
+    static final int BLOCKS_PER_TASK = 4;
+    /** Reduction positions per block in backward-filter: two B panels of KC x NR floats stay in L1. */
+    static final int KC = 128;
+    /** Grid positions of dy^T packed per task in backward-filter. */
+    static final int PACK_CHUNK = 512;
+    /** Row panels per backward-filter task. */
+    static final int PANELS_PER_TASK = 4;
+
+    /** Channels per group from which the forward reduction runs tap by tap (see {@link #forward}). */
+    static final int MIN_TAP_MAJOR_CHANNELS = 16;
+    /** Whether the forward reduction may run tap by tap; a switch only for comparing both orders in one JVM. */
+    static volatile boolean TAP_MAJOR = true;
+
+    /** Floats of B rows (all blocks of a forward task) up to which panels run outermost: 32 KiB, in L1 with an A panel. */
+    static final int PANEL_OUTER_MAX_FLOATS = 8192;
+    /** Whether panels may run outermost; a switch only for comparing both orders in one JVM. */
+    static volatile boolean PANEL_OUTER = true;
+
+    /** Reduction rows per chunk where tiles add straight into y; 0 runs the whole reduction at once (comparisons). */
+    static volatile int K_CHUNK = 64;
+
+    private ShiftConv() {}
+
+    /** The padded, phase-split copy of one image's input that rows are read from. */
+    static final class Planes {
+        final int q0;
+        final int q1;
+        final int q2;
+        final int phases;
+        final int planeQ;
+        final int floats;
+        private final ConvGeometry g;
+
+        Planes(ConvGeometry g, int channels) {
+            this.g = g;
+            int[] q = new int[3];
+            int ph = 1;
+            for (int d = 0; d < 3; d++) {
+                int ext = Math.max(g.pad()[d] + g.in()[d], (g.out()[d] - 1) * g.s()[d] + g.dil()[d] * (g.k()[d] - 1) + 1);
+                q[d] = Math.ceilDiv(ext, g.s()[d]);
+                ph *= g.s()[d];
+            }
+            q0 = q[0];
+            q1 = q[1];
+            q2 = q[2];
+            phases = ph;
+            planeQ = q0 * q1 * q2;
+            // reads for grid positions past the last output row run at most a plane row plus two tiles past the end
+            floats = Math.toIntExact((long) channels * phases * planeQ + (long) q1 * q2 + 2L * NR);
+        }
+
+        /** Where row (channel c, tap) starts, relative to grid position 0 of depth slice 0. */
+        int offset(int c, int tap) {
+            int[] k = g.k();
+            int[] s = g.s();
+            int kw = tap % k[2];
+            int kh = tap / k[2] % k[1];
+            int kd = tap / k[2] / k[1];
+            int ed = kd * g.dil()[0];
+            int eh = kh * g.dil()[1];
+            int ew = kw * g.dil()[2];
+            int phase = ((ed % s[0]) * s[1] + eh % s[1]) * s[2] + ew % s[2];
+            return (c * phases + phase) * planeQ + ((ed / s[0]) * q1 + eh / s[1]) * q2 + ew / s[2];
+        }
+
+        /** Offsets of the rows (c, tap) of group {@code gr}, padded to {@code rows} by repeating the last one. */
+        int[] offsets(int gr, int cpg, int rows, GemmConv.Tasks tasks) {
+            int kv = g.kernelVolume();
+            int kr = cpg * kv;
+            int[] o = tasks.allocInts(Math.max(rows, kr));
+            for (int r = 0; r < o.length; r++) {
+                int rr = Math.min(r, kr - 1);
+                o[r] = offset(gr * cpg + rr / kv, rr % kv);
+            }
+            return o;
+        }
+
+        /** Writes channel c of image n of {@code x} (channels {@code cAll} per image) into {@code dst}, zeros around it. */
+        void fill(float[] x, int n, int cAll, int c, float[] dst) {
+            int[] s = g.s();
+            int[] pad = g.pad();
+            int[] in = g.in();
+            int inPlane = in[0] * in[1] * in[2];
+            int src = (n * cAll + c) * inPlane;
+            for (int pd = 0; pd < s[0]; pd++) {
+                for (int ph = 0; ph < s[1]; ph++) {
+                    for (int pw = 0; pw < s[2]; pw++) {
+                        int plane = (c * phases + (pd * s[1] + ph) * s[2] + pw) * planeQ;
+                        // columns zw whose input column zw * s + pw - pad lies in [0, in)
+                        int lo = Math.min(q2, Math.max(0, Math.ceilDiv(pad[2] - pw, s[2])));
+                        int hi = Math.max(lo, Math.min(q2, Math.floorDiv(in[2] - 1 + pad[2] - pw, s[2]) + 1));
+                        for (int zd = 0; zd < q0; zd++) {
+                            int id = zd * s[0] + pd - pad[0];
+                            for (int zh = 0; zh < q1; zh++) {
+                                int ih = zh * s[1] + ph - pad[1];
+                                int row = plane + (zd * q1 + zh) * q2;
+                                if (id < 0 || id >= in[0] || ih < 0 || ih >= in[1] || lo >= hi) {
+                                    java.util.Arrays.fill(dst, row, row + q2, 0f);
+                                    continue;
+                                }
+                                java.util.Arrays.fill(dst, row, row + lo, 0f);
+                                int xr = src + (id * in[1] + ih) * in[2] + pw - pad[2];
+                                if (s[2] == 1) {
+                                    System.arraycopy(x, xr + lo, dst, row + lo, hi - lo);
+                                } else {
+                                    for (int zw = lo; zw < hi; zw++) {
+                                        dst[row + zw] = x[xr + zw * s[2]];
+                                    }
+                                }
+                                java.util.Arrays.fill(dst, row + hi, row + q2, 0f);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** Scratch floats of a forward pass (also backward-data through it): planes, packed filter, offsets, tiles. */
+    static long forwardScratchFloats(ConvGeometry g, int threads) {
+        int kr = g.cInPerGroup() * g.kernelVolume();
+        Planes pl = new Planes(g, g.cIn());
+        return pl.floats + (long) g.groups() * GemmConv.roundUp(g.cOutPerGroup(), MR) * kr + (long) g.groups() * kr
+                + (long) (threads + 1) * MR * NR;
+    }
+
+    /** Scratch floats of a backward-filter pass: planes, packed dy^T, accumulators, offsets. */
+    static long filterScratchFloats(ConvGeometry g) {
+        int kr = g.cInPerGroup() * g.kernelVolume();
+        int rows = GemmConv.roundUp(kr, MR);
+        int npad = GemmConv.roundUp(g.cOutPerGroup(), NR);
+        Planes pl = new Planes(g, g.cIn());
+        long grid = (long) g.out()[0] * g.out()[1] * pl.q2;
+        return pl.floats + (long) g.groups() * npad * grid + (long) g.groups() * rows * npad + (long) g.groups() * rows;
+    }
+
+    /** Whether backward-data of {@code g} runs here: unit strides and padding no larger than the dilated kernel. */
+    static boolean backwardDataApplies(ConvGeometry g) {
+        for (int d = 0; d < 3; d++) {
+            if (g.s()[d] != 1 || g.pad()[d] > g.dil()[d] * (g.k()[d] - 1)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The forward convolution whose output is the input gradient of {@code g} (unit strides only). */
+    static ConvGeometry backwardDataGeometry(ConvGeometry g) {
+        int[] pad = new int[3];
+        for (int d = 0; d < 3; d++) {
+            pad[d] = g.dil()[d] * (g.k()[d] - 1) - g.pad()[d];
+        }
+        return new ConvGeometry(g.n(), g.cOut(), g.out(), g.cIn(), g.in(), g.k(), g.s(), pad, g.dil(), g.groups());
+    }
+
+    // ---------------------------------------------------------------- forward
+
+    /** y = conv(x, w) for the plain convolution {@code g}; y must be zero. */
+    static void forward(ConvGeometry g, float[] x, float[] w, float[] y, GemmConv.Tasks tasks) {
+        int cpg = g.cInPerGroup();
+        int kpg = g.cOutPerGroup();
+        int kv = g.kernelVolume();
+        int kr = cpg * kv;
+        int mpad = GemmConv.roundUp(kpg, MR);
+        int[] out = g.out();
+        int outSpatial = g.outSpatial();
+        // A = w, (kpg x kr) per group, packed into MR-row panels: a[g][ir][k][i]
+        // with enough channels per group the reduction runs tap by tap (k = tap * cpg + c): the rows of one tap sit at
+        // a fixed distance (one channel's planes), so each tap is one tileStrided call whose loads the JIT can
+        // range-check once per call instead of loading an offset and checking it per row
+        boolean tapMajor = TAP_MAJOR && kv > 1 && cpg >= MIN_TAP_MAJOR_CHANNELS;
+        float[] a = tasks.alloc(g.groups() * mpad * kr);
+        for (int gr = 0; gr < g.groups(); gr++) {
+            for (int m = 0; m < kpg; m++) {
+                int base = gr * mpad * kr + m / MR * MR * kr + m % MR;
+                int wRow = (gr * kpg + m) * kr;
+                for (int k = 0; k < kr; k++) {
+                    int kk = tapMajor ? k % kv * cpg + k / kv : k;
+                    a[base + kk * MR] = w[wRow + k];
+                }
+            }
+        }
+        Planes pl = new Planes(g, g.cIn());
+        int channelStride = pl.phases * pl.planeQ;
+        int[][] offs = new int[g.groups()][];
+        for (int gr = 0; gr < g.groups(); gr++) {
+            offs[gr] = pl.offsets(gr, cpg, kr, tasks);
+        }
+        int q2 = pl.q2;
+        int slice = pl.q1 * q2;
+        int grid = out[1] * q2;
+        int blocks = Math.ceilDiv(grid, NR);
+        // rows at a fixed distance (1x1 kernels): no offset per row; and where the planes would be a plain copy of
+        // x (unit strides, no padding, whole tiles) the rows are read from x itself
+        int rowStride = kr > 1 ? offs[0][1] - offs[0][0] : 0;
+        boolean arithmetic = kr > 1;
+        for (int gr = 0; gr < g.groups() && arithmetic; gr++) {
+            for (int r = 1; r < kr && arithmetic; r++) {
+                arithmetic = offs[gr][r] - offs[gr][r - 1] == rowStride;
+            }
+        }
+        boolean strided = arithmetic;
+        boolean direct = pl.phases == 1 && pl.planeQ == g.inSpatial() && pl.q2 == g.in()[2] && pl.q1 == g.in()[1]
+                && g.inSpatial() % NR == 0 && kv == 1 && out[0] * slice == g.inSpatial();
+        float[] xq = direct ? x : tasks.alloc(pl.floats);
+        int perSlice = Math.ceilDiv(blocks, BLOCKS_PER_TASK);
+        // a short reduction (a 1x1 layer's backward-data: 64 rows): the task's B rows of all its blocks and one A panel
+        // fit in L1 together, so panels run outermost and each A panel is read from L2 once per task, not per tile
+        // where tiles add straight into y (1x1 layers), the reduction runs in chunks of at most K_CHUNK rows, each
+        // chunk over all of the task's tiles, so that a chunk's B rows and an A panel stay in L1 (panels outermost)
+        int kChunk = direct && strided && K_CHUNK > 0 ? Math.min(kr, K_CHUNK) : kr;
+        boolean panelOuter = PANEL_OUTER && (long) kChunk * NR * BLOCKS_PER_TASK <= PANEL_OUTER_MAX_FLOATS;
+        ThreadLocal<float[]> tiles = ThreadLocal.withInitial(() -> tasks.alloc(MR * NR));
+        for (int n = 0; n < g.n(); n++) {
+            int image = n;
+            int imageBase = direct ? n * g.cIn() * g.inSpatial() : 0;
+            if (!direct) {
+                tasks.run(g.cIn(), c -> pl.fill(x, image, g.cIn(), c, xq));
+            }
+            tasks.run(g.groups() * out[0] * perSlice, t -> {
+                int tb = t % perSlice;
+                int od = t / perSlice % out[0];
+                int gr = t / perSlice / out[0];
+                float[] c = tiles.get();
+                int[] o = offs[gr];
+                int bFirst = tb * BLOCKS_PER_TASK;
+                int nb = Math.min(blocks, bFirst + BLOCKS_PER_TASK) - bFirst;
+                int panels = mpad / MR;
+                for (int k0 = 0; k0 < kr; k0 += kChunk) {
+                    int kc = Math.min(kChunk, kr - k0);
+                    for (int i1 = 0; i1 < (panelOuter ? panels : nb); i1++) {
+                        for (int i2 = 0; i2 < (panelOuter ? nb : panels); i2++) {
+                            int b = bFirst + (panelOuter ? i2 : i1);
+                            int ir = panelOuter ? i1 : i2;
+                            int g0 = b * NR;
+                            int base = imageBase + od * slice + g0;
+                            int oh0 = g0 / q2;
+                            int ow0 = g0 % q2;
+                            if (direct && strided && (ir + 1) * MR <= kpg && g0 + NR <= grid) {
+                                // the grid is the output plane: add the tile straight into y (zero on entry)
+                                PackedGemm.tileStrided(a, gr * mpad * kr + ir * MR * kr + k0 * MR, x,
+                                        o[0] + base + k0 * rowStride, rowStride, kc, y,
+                                        (image * g.cOut() + gr * kpg + ir * MR) * outSpatial + od * out[1] * out[2] + g0,
+                                        outSpatial);
+                                continue;
+                            }
+                            if (k0 > 0) {
+                                continue; // tiles through c take the whole reduction in the first chunk
+                            }
+                            java.util.Arrays.fill(c, 0f);
+                            if (tapMajor) {
+                                int aBase = gr * mpad * kr + ir * MR * kr;
+                                for (int tap = 0; tap < kv; tap++) {
+                                    PackedGemm.tileStrided(a, aBase + tap * cpg * MR, xq, o[tap] + base, channelStride, cpg,
+                                            c, 0, NR);
+                                }
+                            } else if (strided) {
+                                PackedGemm.tileStrided(a, gr * mpad * kr + ir * MR * kr, xq, o[0] + base, rowStride, kr, c, 0,
+                                        NR);
+                            } else {
+                                PackedGemm.tileRows(a, gr * mpad * kr + ir * MR * kr, xq, o, base, kr, c, 0);
+                            }
+                            int rows = Math.min(MR, kpg - ir * MR);
+                            for (int i = 0; i < rows; i++) {
+                                int yPlane = (image * g.cOut() + gr * kpg + ir * MR + i) * outSpatial + od * out[1] * out[2];
+                                // copy the tile's row run by run of grid columns that are output columns
+                                int j = 0;
+                                int oh = oh0;
+                                int ow = ow0;
+                                while (j < NR && oh < out[1]) {
+                                    int run = Math.min(NR - j, q2 - ow);
+                                    int valid = Math.max(0, Math.min(run, out[2] - ow));
+                                    if (valid > 0) {
+                                        System.arraycopy(c, i * NR + j, y, yPlane + oh * out[2] + ow, valid);
+                                    }
+                                    j += run;
+                                    ow = 0;
+                                    oh++;
+                                }
+                            }
+                        }
+                    }
+                }
+            });
+        }
+    }
+
+    /** dx = the input gradient of {@code g} (unit strides, {@link #backwardDataApplies}): a forward pass. */
+    static void backwardData(ConvGeometry g, float[] dy, float[] w, float[] dx, GemmConv.Tasks tasks) {
+        int cpg = g.cInPerGroup();
+        int kpg = g.cOutPerGroup();
+        int kv = g.kernelVolume();
+        // w'[(gr * cpg + c) * kpg * kv + k * kv + (kv - 1 - tap)] = w[(gr * kpg + k) * cpg * kv + c * kv + tap]
+        float[] wt = tasks.alloc(w.length);
+        for (int gr = 0; gr < g.groups(); gr++) {
+            for (int k = 0; k < kpg; k++) {
+                for (int c = 0; c < cpg; c++) {
+                    int src = ((gr * kpg + k) * cpg + c) * kv;
+                    int dst = ((gr * cpg + c) * kpg + k) * kv + kv - 1;
+                    for (int t = 0; t < kv; t++) {
+                        wt[dst - t] = w[src + t];
+                    }
+                }
+            }
+        }
+        forward(backwardDataGeometry(g), dy, wt, dx, tasks);
+    }
+
+    // ---------------------------------------------------------------- backward-filter
+
+    /** dw = the filter gradient of the plain convolution {@code g}; dw is overwritten. */
+    static void backwardFilter(ConvGeometry g, float[] x, float[] dy, float[] dw, GemmConv.Tasks tasks) {
+        int cpg = g.cInPerGroup();
+        int kpg = g.cOutPerGroup();
+        int kv = g.kernelVolume();
+        int kr = cpg * kv;
+        int rPanels = Math.ceilDiv(kr, MR);
+        int npad = GemmConv.roundUp(kpg, NR);
+        int jPanels = npad / NR;
+        int[] out = g.out();
+        int outSpatial = g.outSpatial();
+        Planes pl = new Planes(g, g.cIn());
+        int q2 = pl.q2;
+        int slice = pl.q1 * q2;
+        int grid = out[1] * q2;
+        int reduction = out[0] * grid;
+        int[][] offs = new int[g.groups()][];
+        for (int gr = 0; gr < g.groups(); gr++) {
+            offs[gr] = pl.offsets(gr, cpg, rPanels * MR, tasks);
+        }
+        float[] xq = tasks.alloc(pl.floats);
+        // dy^T of one image on the grid: bt[((gr * jPanels + jr) * reduction + q) * NR + j], zero off the outputs
+        float[] bt = tasks.alloc(g.groups() * npad * reduction);
+        float[] acc = tasks.alloc(g.groups() * rPanels * jPanels * MR * NR);
+        int perGroup = Math.ceilDiv(rPanels, PANELS_PER_TASK);
+        for (int n = 0; n < g.n(); n++) {
+            int image = n;
+            tasks.run(g.cIn(), c -> pl.fill(x, image, g.cIn(), c, xq));
+            // dy^T in blocks of PACK_CHUNK grid positions x NR channels: each task writes one contiguous block of bt
+            // (tasks by channel wrote interleaved cache lines from both threads)
+            int chunks = Math.ceilDiv(reduction, PACK_CHUNK);
+            tasks.run(g.groups() * jPanels * chunks, t -> {
+                int chunk = t % chunks;
+                int jr = t / chunks % jPanels;
+                int gr = t / chunks / jPanels;
+                int q0 = chunk * PACK_CHUNK;
+                int q1 = Math.min(reduction, q0 + PACK_CHUNK);
+                int cols = Math.min(NR, kpg - jr * NR);
+                int dyBase = (image * g.cOut() + gr * kpg + jr * NR) * outSpatial;
+                int dst = (gr * jPanels + jr) * reduction * NR;
+                for (int q = q0; q < q1; q++) {
+                    int od = q / grid;
+                    int oh = q % grid / q2;
+                    int ow = q % q2;
+                    int at = dst + q * NR;
+                    if (ow >= out[2]) {
+                        java.util.Arrays.fill(bt, at, at + cols, 0f);
+                        continue;
+                    }
+                    int src = dyBase + (od * out[1] + oh) * out[2] + ow;
+                    for (int j = 0; j < cols; j++) {
+                        bt[at + j] = dy[src + j * outSpatial];
+                    }
+                    // columns past the group's channels stay zero from the allocation
+                }
+            });
+            tasks.run(g.groups() * perGroup, t -> {
+                int gr = t / perGroup;
+                int p0 = t % perGroup * PANELS_PER_TASK;
+                int p1 = Math.min(rPanels, p0 + PANELS_PER_TASK);
+                int[] o = offs[gr];
+                for (int od = 0; od < out[0]; od++) {
+                    for (int q0 = 0; q0 < grid; q0 += KC) {
+                        int kc = Math.min(KC, grid - q0);
+                        for (int ir = p0; ir < p1; ir++) {
+                            for (int jr = 0; jr < jPanels; jr++) {
+                                PackedGemm.tileCols(xq, o, ir * MR, od * slice + q0, bt,
+                                        ((gr * jPanels + jr) * reduction + od * grid + q0) * NR, kc, acc,
+                                        ((gr * rPanels + ir) * jPanels + jr) * MR * NR);
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        for (int gr = 0; gr < g.groups(); gr++) {
+            for (int k = 0; k < kpg; k++) {
+                int dwRow = (gr * kpg + k) * kr;
+                for (int r = 0; r < kr; r++) {
+                    dw[dwRow + r] = acc[((gr * rPanels + r / MR) * jPanels + k / NR) * MR * NR + (r % MR) * NR + k % NR];
+                }
+            }
+        }
+    }
+}
