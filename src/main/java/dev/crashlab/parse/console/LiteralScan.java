@@ -23,8 +23,10 @@ final class LiteralScan {
     private final int[] next;
     /** bits[state] = rule bits of every literal ending at that state (through failure links too). */
     private final int[] bits;
+    private final List<String> literals;
 
     private LiteralScan(Map<String, Integer> literals) {
+        this.literals = List.copyOf(literals.keySet());
         List<byte[]> words = new ArrayList<>();
         List<Integer> wordBits = new ArrayList<>();
         boolean[] used = new boolean[256];
@@ -190,6 +192,11 @@ final class LiteralScan {
     int scan(String text) {
         byte[] b = text.getBytes(StandardCharsets.UTF_8);
         return scan(b, 0, b.length);
+    }
+
+    /** Returns the literals, in the order given. */
+    List<String> literals() {
+        return literals;
     }
 
     /** Returns how many states the automaton has (for the benchmark's table). */
