@@ -224,9 +224,10 @@ public final class LoadBench {
     }
 
     void doCrashSearch(Random rnd) {
-        String q = switch (rnd.nextInt(4)) {
-            case 0 -> "exit:*";
-            case 1 -> "cudnn:* OR cuda:*";
+        String q = switch (rnd.nextInt(5)) {
+            case 0 -> "cuda:11.*";
+            case 1 -> "cudnn:8.* OR tensorflow:>=2.4";
+            case 2 -> "exit:0xC0000409 OR exception:RuntimeError";
             default -> "\"" + words.get(rnd.nextInt(words.size())) + "\"";
         };
         send(crashSearch, req("/api/bundles/search?q=" + enc(q)).GET().build(), true);
