@@ -45,6 +45,12 @@ final class OfflineBundle {
      * @param skip bundle-relative paths to leave out (e.g. an eval case's {@code meta.json})
      */
     static BundleFacts readFacts(List<Path> paths, Predicate<String> skip) throws IOException, BundleRejectedException {
+        return readFacts(paths, skip, () -> {});
+    }
+
+    /** As {@link #readFacts(List, Predicate)}, running {@code unpacked} between unpacking and reading (for timing). */
+    static BundleFacts readFacts(List<Path> paths, Predicate<String> skip, Runnable unpacked)
+            throws IOException, BundleRejectedException {
         Path staging = Files.createTempDirectory("crashlab-bundle-");
         try (BundleUnpacker unpacker = new BundleUnpacker(UnpackLimits.defaults(), staging.resolve("files"))) {
             List<BundleReader.Item> items = new ArrayList<>();
@@ -53,6 +59,7 @@ final class OfflineBundle {
                     items.add(new BundleReader.Item(i.path(), null, Files.size(i.file()), () -> Files.newInputStream(i.file())));
                 }
             }
+            unpacked.run();
             return new BundleReader(ReadBudget.defaults()).read(items);
         } finally {
             try (Stream<Path> left = Files.walk(staging)) {

@@ -3,6 +3,8 @@ package dev.crashlab.diagnose;
 import dev.crashlab.sniff.ArtifactType;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.Charset;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -63,5 +65,208 @@ public final class TextLines {
         out.addAll(head);
         out.addAll(tail);
         return new Window(out, n, headChars + tailChars);
+    }
+
+    /**
+     * Does what {@link #read} does on text already split into lines, reading the raw bytes of an ASCII-compatible
+     * encoding ({@code cs}: UTF-8, Windows-1252) instead: a line becomes a {@code String} only when it is kept in the
+     * head, when it holds non-ASCII bytes (to count its characters), or at the end for the tail. The tail's lines wait as
+     * bytes in a ring, bounded like the characters {@link #read} keeps.
+     *
+     * <p>NOTE: a line ends at {@code \n}, {@code \r\n} or a lone {@code \r}, as {@link BufferedReader#readLine} has it;
+     * splitting the bytes first and decoding each line gives the same characters for these encodings. At most
+     * {@code 4 * MAX_LINE} bytes of a line are looked at (enough for {@link #MAX_LINE} characters).
+     */
+    public static Window readBytes(String artifact, InputStream in, Charset cs, int headLines, int tailLines, long maxChars)
+            throws IOException {
+        ByteWindow w = new ByteWindow(artifact, cs, headLines, tailLines, maxChars);
+        byte[] buf = new byte[1 << 16];
+        int lineCap = 4 * MAX_LINE;
+        byte[] line = new byte[lineCap];
+        int lineLen = 0;        // bytes kept of the current line
+        boolean any = false;    // the current line has begun (some byte, or nothing yet but not at a line start)
+        boolean high = false;   // the current line's kept bytes hold a non-ASCII byte
+        boolean pendingCr = false;
+        for (int n; (n = in.read(buf, 0, buf.length)) > 0; ) {
+            int pos = 0;
+            if (pendingCr) {
+                pendingCr = false;
+                if (buf[0] == '\n') {
+                    pos = 1;
+                }
+            }
+            while (pos < n) {
+                int end = pos;
+                int or = 0;
+                while (end < n) {
+                    byte b = buf[end];
+                    if (b == '\n' || b == '\r') {
+                        break;
+                    }
+                    or |= b;
+                    end++;
+                }
+                int take = Math.min(end - pos, lineCap - lineLen);
+                if (take > 0) {
+                    System.arraycopy(buf, pos, line, lineLen, take);
+                    lineLen += take;
+                    if (or < 0) {
+                        for (int i = pos; i < pos + take && !high; i++) {
+                            high = buf[i] < 0;
+                        }
+                    }
+                }
+                if (end == n) {
+                    any = any || end > pos;
+                    break;
+                }
+                w.line(line, lineLen, high);
+                lineLen = 0;
+                any = false;
+                high = false;
+                if (buf[end] == '\r') {
+                    if (end + 1 < n) {
+                        pos = buf[end + 1] == '\n' ? end + 2 : end + 1;
+                    } else {
+                        pendingCr = true;
+                        pos = n;
+                    }
+                } else {
+                    pos = end + 1;
+                }
+            }
+        }
+        if (any || lineLen > 0) {
+            w.line(line, lineLen, high);
+        }
+        return w.finish();
+    }
+
+    /** The state of {@link #readBytes}: the head as lines, the tail as bytes in a ring. */
+    private static final class ByteWindow {
+        private final String artifact;
+        private final Charset cs;
+        private final int headLines;
+        private final int tailLines;
+        private final long maxChars;
+        private final List<TextLine> head = new ArrayList<>();
+        private long headChars;
+        private long tailChars;
+        private long n;
+        // the tail: a queue of lines (circular arrays), their ASCII bytes in a byte ring, other lines as strings
+        private final long[] number;
+        private final long[] at;
+        private final int[] bytes;
+        private final int[] chars;
+        private final String[] decoded;
+        private int first;
+        private int count;
+        private byte[] ring = new byte[1 << 16];
+        private long ringStart; // absolute position of the oldest byte still needed
+        private long ringEnd;   // absolute position past the newest byte
+
+        ByteWindow(String artifact, Charset cs, int headLines, int tailLines, long maxChars) {
+            this.artifact = artifact;
+            this.cs = cs;
+            this.headLines = headLines;
+            this.tailLines = tailLines;
+            this.maxChars = maxChars;
+            int cap = tailLines + 1;
+            number = new long[cap];
+            at = new long[cap];
+            bytes = new int[cap];
+            chars = new int[cap];
+            decoded = new String[cap];
+        }
+
+        void line(byte[] b, int len, boolean high) {
+            n++;
+            String text = null;
+            int keptChars;
+            int keptBytes;
+            if (high) {
+                text = new String(b, 0, len, cs);
+                if (text.length() > MAX_LINE) {
+                    text = text.substring(0, MAX_LINE);
+                }
+                keptChars = text.length();
+                keptBytes = 0;
+            } else {
+                keptChars = Math.min(len, MAX_LINE);
+                keptBytes = keptChars;
+            }
+            if (head.size() < headLines && headChars + keptChars <= maxChars) {
+                head.add(new TextLine(artifact, n, text != null ? text : new String(b, 0, keptBytes, java.nio.charset.StandardCharsets.ISO_8859_1)));
+                headChars += keptChars;
+                return;
+            }
+            if (tailLines == 0) {
+                return;
+            }
+            int slot = (first + count) % number.length;
+            number[slot] = n;
+            chars[slot] = keptChars;
+            bytes[slot] = keptBytes;
+            decoded[slot] = text;
+            at[slot] = ringEnd;
+            if (keptBytes > 0) {
+                append(b, keptBytes);
+            }
+            count++;
+            tailChars += keptChars;
+            while (count > tailLines || (count > 0 && headChars + tailChars > maxChars)) {
+                tailChars -= chars[first];
+                decoded[first] = null;
+                first = (first + 1) % number.length;
+                count--;
+                ringStart = count > 0 ? at[first] : ringEnd;
+            }
+        }
+
+        private void append(byte[] b, int len) {
+            long need = ringEnd + len - ringStart;
+            if (need > ring.length) {
+                long size = ring.length;
+                while (size < need) {
+                    size *= 2;
+                }
+                byte[] grown = new byte[(int) Math.min(size, Integer.MAX_VALUE - 8)];
+                copyOut(ringStart, grown, 0, (int) (ringEnd - ringStart), ring);
+                // re-base: absolute positions stay, the new ring maps them modulo its own length
+                byte[] rebased = new byte[grown.length];
+                for (long p = ringStart, i = 0; p < ringEnd; p++, i++) {
+                    rebased[(int) (p % rebased.length)] = grown[(int) i];
+                }
+                ring = rebased;
+            }
+            int start = (int) (ringEnd % ring.length);
+            int first = Math.min(len, ring.length - start);
+            System.arraycopy(b, 0, ring, start, first);
+            System.arraycopy(b, first, ring, 0, len - first);
+            ringEnd += len;
+        }
+
+        private static void copyOut(long from, byte[] dst, int dstPos, int len, byte[] ring) {
+            int start = (int) (from % ring.length);
+            int first = Math.min(len, ring.length - start);
+            System.arraycopy(ring, start, dst, dstPos, first);
+            System.arraycopy(ring, 0, dst, dstPos + first, len - first);
+        }
+
+        Window finish() {
+            List<TextLine> out = new ArrayList<>(head.size() + count);
+            out.addAll(head);
+            byte[] tmp = new byte[MAX_LINE];
+            for (int k = 0; k < count; k++) {
+                int slot = (first + k) % number.length;
+                String text = decoded[slot];
+                if (text == null) {
+                    copyOut(at[slot], tmp, 0, bytes[slot], ring);
+                    text = new String(tmp, 0, bytes[slot], java.nio.charset.StandardCharsets.ISO_8859_1);
+                }
+                out.add(new TextLine(artifact, number[slot], text));
+            }
+            return new Window(out, n, headChars + tailChars);
+        }
     }
 }

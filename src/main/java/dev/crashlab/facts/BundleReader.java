@@ -197,9 +197,23 @@ public final class BundleReader {
         }
     }
 
-    private static TextLines.Window window(ParseInput input, long head, long tail, long maxChars) throws IOException {
-        try (BufferedReader text = TextDecoding.open(input.openBytes())) {
-            return TextLines.read(input.path(), text, (int) head, (int) tail, maxChars);
+    /** The bytes the window's encoding is detected on (as {@link TextDecoding} does). */
+    private static final int WINDOW_SNIFF = 64 * 1024;
+
+    // UTF-8 and Windows-1252 are split into lines as bytes, and only kept lines become strings; UTF-16 is decoded first
+    static TextLines.Window window(ParseInput input, long head, long tail, long maxChars) throws IOException {
+        try (InputStream in = new java.io.BufferedInputStream(input.openBytes(), WINDOW_SNIFF + 1)) {
+            in.mark(WINDOW_SNIFF + 1);
+            byte[] sniffed = in.readNBytes(WINDOW_SNIFF);
+            TextDecoding.Detected d = TextDecoding.detect(sniffed, sniffed.length);
+            in.reset();
+            java.nio.charset.Charset cs = d.charset();
+            if (cs.equals(java.nio.charset.StandardCharsets.UTF_16LE) || cs.equals(java.nio.charset.StandardCharsets.UTF_16BE)) {
+                BufferedReader text = TextDecoding.open(in);
+                return TextLines.read(input.path(), text, (int) head, (int) tail, maxChars);
+            }
+            in.skipNBytes(d.bomLength());
+            return TextLines.readBytes(input.path(), in, cs, (int) head, (int) tail, maxChars);
         }
     }
 

@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -73,6 +74,19 @@ class CrashLabCliTest {
 
         Run stats = run("facts", "--stats", dir.resolve("bundle").toString());
         assertThat(stats.err()).containsPattern("stats: bytes=\\d+ seconds=[0-9.]+ cpu_seconds=[0-9.]+ mb_per_s=[0-9.]+ peak_heap_mib=[0-9.]+");
+    }
+
+    @Test
+    void factsPrintsThePrefilterLiteralsForTheBenchmarksPeer() throws Exception {
+        Run r = run("facts", "--print-prefilter");
+        assertThat(r.status()).as(r.err()).isZero();
+        List<String> literals = r.out().lines().toList();
+        assertThat(literals).isEqualTo(dev.crashlab.parse.console.ConsoleLogParser.prefilterLiterals())
+                .contains("Could not load dynamic library", "Traceback (most recent call last)", "==9")
+                .doesNotContain("", "==");
+        Run none = run("facts");
+        assertThat(none.status()).isEqualTo(2);
+        assertThat(none.err()).contains("give at least one file, folder or archive");
     }
 
     @Test

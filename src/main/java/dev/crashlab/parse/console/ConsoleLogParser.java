@@ -55,6 +55,18 @@ public final class ConsoleLogParser implements ArtifactParser {
             .add(GPU, GpuLogRule.LITERALS)
             .build();
 
+    /**
+     * Returns every literal the prefilter looks for (what a peer such as {@code grep -F} must be given to find the same
+     * candidate lines; {@code scripts/bench facts} does). Lines starting {@code W }, {@code E }, {@code F }, a glog
+     * {@code E1209} or {@code |} are candidates by their first bytes too ({@link #LINE_START_PATTERN}).
+     */
+    public static java.util.List<String> prefilterLiterals() {
+        return LITERALS.literals();
+    }
+
+    /** The line starts that make a line a candidate, as an extended regular expression. */
+    public static final String LINE_START_PATTERN = "^[WEF][ 0-9]|^[|]";
+
     /** Raw bytes kept of one line: enough for {@link #MAX_LINE} characters of 4-byte UTF-8. */
     private static final int MAX_LINE_BYTES = 4 * MAX_LINE;
     private static final int CHUNK = 1 << 20;
@@ -182,57 +194,62 @@ public final class ConsoleLogParser implements ArtifactParser {
         }
 
         /**
-         * ASCII-compatible text: one loop over the bytes steps the automaton and finds line ends ({@code \n},
-         * {@code \r\n}, a lone {@code \r}); a line is decoded only when a rule wants it, or when it holds non-ASCII
-         * bytes (to count undecodable ones) or is longer than the cap (to report it).
+         * ASCII-compatible text, a chunk at a time: the automaton finds the chunk's complete lines and the literals in
+         * each ({@link LiteralScan#scanLines}), then the lines are handled in order; a line is decoded only when a rule
+         * wants it, or when it holds non-ASCII bytes (to count undecodable ones) or is longer than the cap (to report
+         * it). The unfinished last line moves to the buffer's start (at most {@link #MAX_LINE_BYTES} of it).
          */
         void readBytes(InputStream bytes, int skip, Charset cs) throws IOException {
             byte[] buf = new byte[CHUNK + MAX_LINE_BYTES];
-            LiteralScan.Scan scan = new LiteralScan.Scan();
+            LiteralScan.Lines first = new LiteralScan.Lines();
+            LiteralScan.Lines second = new LiteralScan.Lines();
             try (InputStream in = bytes) {
                 in.skipNBytes(skip);
-                int len = 0;          // bytes in buf
-                int lineStart = 0;    // where the current line's kept bytes start
-                boolean overLong = false; // the current line had more than MAX_LINE_BYTES; only its first ones are kept
-                boolean pendingCr = false;
-                int pos = 0;
+                int len = 0;              // bytes in buf; buf[0] starts a line
+                boolean overLong = false; // the line at buf[0] had more than MAX_LINE_BYTES; only its first ones are kept
+                boolean pendingCr = false; // the last line ended with \r: a \n right after it ends no line
                 while (true) {
-                    if (pos >= len) {
-                        // keep the current line's start (at most MAX_LINE_BYTES of it), then refill
-                        int kept = Math.min(len - lineStart, MAX_LINE_BYTES);
-                        if (len - lineStart > MAX_LINE_BYTES) {
-                            overLong = true;
-                        }
-                        System.arraycopy(buf, lineStart, buf, 0, kept);
-                        lineStart = 0;
-                        len = kept;
-                        pos = kept;
-                        int n = in.readNBytes(buf, len, CHUNK);
-                        if (n <= 0) {
-                            break;
-                        }
-                        len += n;
+                    int n = in.readNBytes(buf, len, CHUNK);
+                    if (n <= 0) {
+                        break;
                     }
-                    if (pendingCr) {
-                        pendingCr = false;
-                        if (buf[pos] == '\n') {
-                            lineStart = ++pos;
-                            continue;
+                    len += n;
+                    int to = len;
+                    while (to > 0 && buf[to - 1] != '\n' && buf[to - 1] != '\r') {
+                        to--;
+                    }
+                    if (to > 0) {
+                        LITERALS.scanLines(buf, 0, to, first, second);
+                        boolean high = LiteralScan.anyHigh(buf, 0, to);
+                        int start = 0;
+                        for (LiteralScan.Lines lines : new LiteralScan.Lines[] {first, second}) {
+                            for (int k = 0; k < lines.count; k++) {
+                                int end = lines.ends[k];
+                                if (pendingCr && start == end && buf[end] == '\n') {
+                                    pendingCr = false;
+                                    start = end + 1;
+                                    continue;
+                                }
+                                lineNumber++;
+                                boolean lineHigh = high && LiteralScan.anyHigh(buf, start, Math.min(end, start + MAX_LINE_BYTES));
+                                endLine(buf, start, end, overLong, lineHigh, lines.found[k], cs);
+                                overLong = false;
+                                pendingCr = buf[end] == '\r';
+                                start = end + 1;
+                            }
                         }
                     }
-                    pos = LITERALS.scanToLineEnd(buf, pos, len, scan);
-                    if (pos < len) {
-                        lineNumber++;
-                        endLine(buf, lineStart, pos, overLong, scan.high, scan.found, cs);
-                        pendingCr = buf[pos] == '\r';
-                        lineStart = ++pos;
-                        overLong = false;
-                        scan.reset();
+                    int rest = len - to;
+                    int kept = Math.min(rest, MAX_LINE_BYTES);
+                    if (rest > MAX_LINE_BYTES) {
+                        overLong = true;
                     }
+                    System.arraycopy(buf, to, buf, 0, kept);
+                    len = kept;
                 }
-                if (len > lineStart || overLong) {
+                if (len > 0 || overLong) {
                     lineNumber++;
-                    endLine(buf, lineStart, len, overLong, scan.high, scan.found, cs);
+                    endLine(buf, 0, len, overLong, LiteralScan.anyHigh(buf, 0, len), LITERALS.scan(buf, 0, len), cs);
                 }
             }
         }

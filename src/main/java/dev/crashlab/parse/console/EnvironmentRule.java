@@ -55,8 +55,11 @@ final class EnvironmentRule {
 
     /** Every literal one of this rule's checks needs (the reading pass's prefilter looks for these first). */
     static final String[] LITERALS = {"Loaded runtime CuDNN library", "cuDNN version incompatibility", "Created ", "memoryClockRate",
-        "computeCapability: ", "kernel reported version is", "==", "cuda", "CUDA", "cudnn", "TensorFlow binary",
-        "To enable the following instructions", "version", ".exe", "dso_loader", "/usr/lib/wsl/", "/dev/dxg", "-microsoft-standard-WSL2"};
+        "computeCapability: ", "kernel reported version is",
+        // a pinned requirement (PIN) has a digit right after "==": a progress bar's "[=====]" is no candidate
+        "==0", "==1", "==2", "==3", "==4", "==5", "==6", "==7", "==8", "==9", "cuda", "CUDA", "cudnn", "TensorFlow binary",
+        "To enable the following instructions", "version", ".exe", "dso_loader", "/usr/lib/wsl/", "/dev/dxg",
+        "-microsoft-standard-WSL2"};
 
     /** Reads the environment facts the line states. */
     void apply(ConsoleLine line, FactSink out) {

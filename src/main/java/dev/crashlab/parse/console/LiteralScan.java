@@ -23,8 +23,10 @@ final class LiteralScan {
     private final int[] next;
     /** bits[state] = rule bits of every literal ending at that state (through failure links too). */
     private final int[] bits;
+    private final List<String> literals;
 
     private LiteralScan(Map<String, Integer> literals) {
+        this.literals = List.copyOf(literals.keySet());
         List<byte[]> words = new ArrayList<>();
         List<Integer> wordBits = new ArrayList<>();
         boolean[] used = new boolean[256];
@@ -43,6 +45,13 @@ final class LiteralScan {
         for (int i = 0; i < 256; i++) {
             classOf[i] = used[i] ? c++ : 0;
         }
+        if (used['\n'] || used['\r']) {
+            throw new IllegalArgumentException("a literal holds a line end");
+        }
+        // line ends have a class of their own: every state goes from them to the start, marked (see scanLines)
+        int eol = c++;
+        classOf['\n'] = eol;
+        classOf['\r'] = eol;
         classes = c;
         // the trie
         List<int[]> go = new ArrayList<>();
@@ -97,6 +106,7 @@ final class LiteralScan {
                 next[s * classes + k] = out.get(t) != 0 ? -(t * classes) - 1 : t * classes;
             }
             bits[s * classes] = out.get(s);
+            next[s * classes + eol] = -1; // the start state, marked: no literal ends there, so a marked 0 is a line end
         }
     }
 
@@ -147,49 +157,116 @@ final class LiteralScan {
     }
 
     /**
-     * Scans {@code b} from {@code from} up to the first line end ({@code \n} or {@code \r}) or {@code to}, going on
-     * from {@code scan}; returns where it stopped. Small on purpose: the JIT compiles this loop on its own.
+     * Scans {@code b[from, to)}, which ends with a line end, line by line: each {@code \n} or {@code \r} ends a line
+     * (the caller joins {@code \r\n}); for each line, the position of its end and the rule bits of the literals in it
+     * go to {@code first} for the lines before the middle and to {@code second} for the others, in order.
+     *
+     * <p>NOTE: the two halves are scanned in one loop, a byte of each per step: the automaton's next state waits on a
+     * table load, and two independent walks keep the core busy while each waits (about twice the bytes per second of
+     * one walk). A line end is a marked transition to the start state, so the loop tests nothing else per byte.
      */
-    int scanToLineEnd(byte[] b, int from, int to, Scan scan) {
-        int s = scan.state;
-        int found = scan.found;
-        int any = 0;
+    void scanLines(byte[] b, int from, int to, Lines first, Lines second) {
+        first.count = 0;
+        second.count = 0;
+        int mid = from + (to - from) / 2;
+        while (mid < to && b[mid] != '\n' && b[mid] != '\r') {
+            mid++;
+        }
+        int split = Math.min(mid + 1, to);
+        final int[] next = this.next;
+        final int[] classOf = this.classOf;
+        final int[] bits = this.bits;
+        int sa = 0;
+        int sb = 0;
+        int fa = 0;
+        int fb = 0;
         int i = from;
-        for (; i < to; i++) {
-            byte x = b[i];
-            if (x == '\n' || x == '\r') {
-                break;
-            }
-            any |= x;
-            s = next[s + classOf[x & 0xff]];
-            if (s < 0) {
-                s = -s - 1;
-                found |= bits[s];
+        int j = split;
+        int both = from + Math.min(split - from, to - split);
+        for (; i < both; i++, j++) {
+            sa = next[sa + classOf[b[i] & 0xff]];
+            sb = next[sb + classOf[b[j] & 0xff]];
+            if ((sa | sb) < 0) {
+                if (sa < 0) {
+                    sa = -sa - 1;
+                    if (sa == 0) {
+                        first.add(i, fa);
+                        fa = 0;
+                    } else {
+                        fa |= bits[sa];
+                    }
+                }
+                if (sb < 0) {
+                    sb = -sb - 1;
+                    if (sb == 0) {
+                        second.add(j, fb);
+                        fb = 0;
+                    } else {
+                        fb |= bits[sb];
+                    }
+                }
             }
         }
-        scan.state = s;
-        scan.found = found;
-        scan.high |= any < 0;
-        return i;
+        for (; i < split; i++) {
+            sa = next[sa + classOf[b[i] & 0xff]];
+            if (sa < 0) {
+                sa = -sa - 1;
+                if (sa == 0) {
+                    first.add(i, fa);
+                    fa = 0;
+                } else {
+                    fa |= bits[sa];
+                }
+            }
+        }
+        for (; j < to; j++) {
+            sb = next[sb + classOf[b[j] & 0xff]];
+            if (sb < 0) {
+                sb = -sb - 1;
+                if (sb == 0) {
+                    second.add(j, fb);
+                    fb = 0;
+                } else {
+                    fb |= bits[sb];
+                }
+            }
+        }
     }
 
-    /** Where a scan of one line stands: the automaton's state, the rule bits found, whether a non-ASCII byte was seen. */
-    static final class Scan {
-        int state;
-        int found;
-        boolean high;
+    /** Lines found by {@link #scanLines}: the position of each one's end and the rule bits in it. */
+    static final class Lines {
+        int[] ends = new int[1 << 12];
+        int[] found = new int[1 << 12];
+        int count;
 
-        void reset() {
-            state = 0;
-            found = 0;
-            high = false;
+        void add(int end, int bits) {
+            if (count == ends.length) {
+                ends = Arrays.copyOf(ends, count * 2);
+                found = Arrays.copyOf(found, count * 2);
+            }
+            ends[count] = end;
+            found[count++] = bits;
         }
+    }
+
+    /** Tells whether {@code b[from, to)} holds a byte over 0x7F (a loop the JIT turns into vector instructions). */
+    static boolean anyHigh(byte[] b, int from, int to) {
+        int or = 0;
+        for (int i = from; i < to; i++) {
+            or |= b[i];
+        }
+        return or < 0;
     }
 
     /** Returns the rule bits of every literal in {@code text}. */
     int scan(String text) {
         byte[] b = text.getBytes(StandardCharsets.UTF_8);
         return scan(b, 0, b.length);
+    }
+
+    /** Returns the literals, in the order given. */
+    List<String> literals() {
+        return literals;
     }
 
     /** Returns how many states the automaton has (for the benchmark's table). */

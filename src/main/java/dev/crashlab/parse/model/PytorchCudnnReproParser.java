@@ -86,10 +86,13 @@ public final class PytorchCudnnReproParser implements ArtifactParser {
                 return;
             }
             Failure f = current[0];
-            Matcher moduleCall = MODULE_CALL.matcher(t);
-            if (moduleCall.find() && !moduleCall.group(1).equals("forward")) {
-                module[0] = moduleCall.group(1);
-                moduleLine[0] = number;
+            // each regex below needs a literal the cheap checks look for first: most lines of a log hold none
+            if (t.contains("self.")) {
+                Matcher moduleCall = MODULE_CALL.matcher(t);
+                if (moduleCall.find() && !moduleCall.group(1).equals("forward")) {
+                    module[0] = moduleCall.group(1);
+                    moduleLine[0] = number;
+                }
             }
             if (t.contains("You can try to repro this exception")) {
                 current[0] = next(f, out);
@@ -100,8 +103,9 @@ public final class PytorchCudnnReproParser implements ArtifactParser {
                 module[0] = null;
                 return;
             }
-            Matcher m = DATA.matcher(t);
-            if (m.find()) {
+            boolean snippet = t.startsWith("data = torch.randn([") || t.startsWith("net = ");
+            Matcher m = snippet ? DATA.matcher(t) : null;
+            if (m != null && m.find()) {
                 if (f.data != null || f.block) {
                     f = current[0] = next(f, out);
                 }
@@ -113,8 +117,8 @@ public final class PytorchCudnnReproParser implements ArtifactParser {
                 f.sources.add(input.at(number, text));
                 return;
             }
-            m = NET.matcher(t);
-            if (m.find()) {
+            m = snippet ? NET.matcher(t) : null;
+            if (m != null && m.find()) {
                 if (f.net != null || f.block) {
                     f = current[0] = next(f, out);
                 }
@@ -125,8 +129,8 @@ public final class PytorchCudnnReproParser implements ArtifactParser {
                 }
                 return;
             }
-            m = CAST.matcher(t);
-            if (m.find()) {
+            m = snippet ? CAST.matcher(t) : null;
+            if (m != null && m.find()) {
                 f.cast = m.group(1);
                 return;
             }
