@@ -228,68 +228,95 @@ public final class SecretRedactor {
      * keys). The rules' case-insensitive parts fold ASCII only, as {@code (?i)} does, so folding ASCII here suffices.
      */
     static boolean mayHoldSecret(char[] c, int from, int to) {
-        for (int i = from; i < to; i++) {
-            switch (c[i]) {
-                case '-' -> {
-                    if (at(c, i, to, "-----BEGIN")) {
-                        return true;
-                    }
+        // every anchor is at least two characters long: a table of their first two rejects most positions at once
+        for (int i = from; i + 1 < to; i++) {
+            char a = c[i];
+            char b = c[i + 1];
+            if ((a | b) < 128 && FIRST_TWO[a << 7 | b] && anchorAt(c, i, to)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The first two characters of every anchor (both cases of the case-insensitive ones), as {@code a << 7 | b}. */
+    private static final boolean[] FIRST_TWO = new boolean[128 * 128];
+
+    static {
+        for (String exact : List.of("--", "pr", "AK", "AS", "AB", "AC", "AI", "AR", "sk", "hf", "gh", "gi", "xo", "TO", "_K", ":/")) {
+            FIRST_TWO[exact.charAt(0) << 7 | exact.charAt(1)] = true;
+        }
+        for (String folded : List.of("pa", "pw", "se", "si", "ke")) {
+            for (char a : new char[] {folded.charAt(0), Character.toUpperCase(folded.charAt(0))}) {
+                for (char b : new char[] {folded.charAt(1), Character.toUpperCase(folded.charAt(1))}) {
+                    FIRST_TWO[a << 7 | b] = true;
                 }
-                case 'p', 'P' -> {
-                    if (at(c, i, to, "private_key_id") || atFolded(c, i, to, "passw") || atFolded(c, i, to, "pwd")) {
-                        return true;
-                    }
+            }
+        }
+    }
+
+    /** Tells whether an anchor starts at {@code c[i]}. */
+    private static boolean anchorAt(char[] c, int i, int to) {
+        switch (c[i]) {
+            case '-' -> {
+                if (at(c, i, to, "-----BEGIN")) {
+                    return true;
                 }
-                case 'A' -> {
-                    if (i + 4 <= to && isAwsPrefix(c[i + 1], c[i + 2], c[i + 3])) {
-                        return true;
-                    }
+            }
+            case 'p', 'P' -> {
+                if (at(c, i, to, "private_key_id") || atFolded(c, i, to, "passw") || atFolded(c, i, to, "pwd")) {
+                    return true;
                 }
-                case 's', 'S' -> {
-                    if (atFolded(c, i, to, "secret") || atFolded(c, i, to, "sig=") || atFolded(c, i, to, "signature=")
-                            || at(c, i, to, "sk-")) {
-                        return true;
-                    }
+            }
+            case 'A' -> {
+                if (i + 4 <= to && isAwsPrefix(c[i + 1], c[i + 2], c[i + 3])) {
+                    return true;
                 }
-                case 'k', 'K' -> {
-                    if (atFolded(c, i, to, "key=")) {
-                        return true;
-                    }
+            }
+            case 's', 'S' -> {
+                if (atFolded(c, i, to, "secret") || atFolded(c, i, to, "sig=") || atFolded(c, i, to, "signature=")
+                        || at(c, i, to, "sk-")) {
+                    return true;
                 }
-                case 'h' -> {
-                    if (at(c, i, to, "hf_")) {
-                        return true;
-                    }
+            }
+            case 'k', 'K' -> {
+                if (atFolded(c, i, to, "key=")) {
+                    return true;
                 }
-                case 'g' -> {
-                    if (i + 4 <= to && c[i + 1] == 'h' && c[i + 3] == '_' && "pousr".indexOf(c[i + 2]) >= 0
-                            || at(c, i, to, "github_pat_")) {
-                        return true;
-                    }
+            }
+            case 'h' -> {
+                if (at(c, i, to, "hf_")) {
+                    return true;
                 }
-                case 'x' -> {
-                    if (at(c, i, to, "xox")) {
-                        return true;
-                    }
+            }
+            case 'g' -> {
+                if (i + 4 <= to && c[i + 1] == 'h' && c[i + 3] == '_' && "pousr".indexOf(c[i + 2]) >= 0
+                        || at(c, i, to, "github_pat_")) {
+                    return true;
                 }
-                case 'T' -> {
-                    if (at(c, i, to, "TOKEN")) {
-                        return true;
-                    }
+            }
+            case 'x' -> {
+                if (at(c, i, to, "xox")) {
+                    return true;
                 }
-                case '_' -> {
-                    if (at(c, i, to, "_KEY")) {
-                        return true;
-                    }
+            }
+            case 'T' -> {
+                if (at(c, i, to, "TOKEN")) {
+                    return true;
                 }
-                case ':' -> {
-                    if (at(c, i, to, "://") && indexOf(c, i + 3, to, '@') >= 0) {
-                        return true;
-                    }
+            }
+            case '_' -> {
+                if (at(c, i, to, "_KEY")) {
+                    return true;
                 }
-                default -> {
-                    // not the first character of any anchor
+            }
+            case ':' -> {
+                if (at(c, i, to, "://") && indexOf(c, i + 3, to, '@') >= 0) {
+                    return true;
                 }
+            }
+            default -> {
+                // not the first character of any anchor
             }
         }
         return false;
