@@ -86,8 +86,9 @@ public final class PytorchCudnnReproParser implements ArtifactParser {
                 return;
             }
             Failure f = current[0];
-            Matcher moduleCall = MODULE_CALL.matcher(t);
-            if (moduleCall.find() && !moduleCall.group(1).equals("forward")) {
+            // literal guards before each regex (each regex needs its literal): most lines are tested by no regex
+            Matcher moduleCall = t.contains("self.") ? MODULE_CALL.matcher(t) : null;
+            if (moduleCall != null && moduleCall.find() && !moduleCall.group(1).equals("forward")) {
                 module[0] = moduleCall.group(1);
                 moduleLine[0] = number;
             }
@@ -100,8 +101,8 @@ public final class PytorchCudnnReproParser implements ArtifactParser {
                 module[0] = null;
                 return;
             }
-            Matcher m = DATA.matcher(t);
-            if (m.find()) {
+            Matcher m = t.startsWith("data = torch.randn([") ? DATA.matcher(t) : null;
+            if (m != null && m.find()) {
                 if (f.data != null || f.block) {
                     f = current[0] = next(f, out);
                 }
@@ -113,8 +114,8 @@ public final class PytorchCudnnReproParser implements ArtifactParser {
                 f.sources.add(input.at(number, text));
                 return;
             }
-            m = NET.matcher(t);
-            if (m.find()) {
+            m = t.startsWith("net = torch.nn.") ? NET.matcher(t) : null;
+            if (m != null && m.find()) {
                 if (f.net != null || f.block) {
                     f = current[0] = next(f, out);
                 }
@@ -125,8 +126,8 @@ public final class PytorchCudnnReproParser implements ArtifactParser {
                 }
                 return;
             }
-            m = CAST.matcher(t);
-            if (m.find()) {
+            m = t.startsWith("net = net.cuda().") ? CAST.matcher(t) : null;
+            if (m != null && m.find()) {
                 f.cast = m.group(1);
                 return;
             }
