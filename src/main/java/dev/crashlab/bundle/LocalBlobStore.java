@@ -81,7 +81,7 @@ public final class LocalBlobStore implements BlobStore {
             Files.deleteIfExists(source);
             return false;
         }
-        Files.createDirectories(target.getParent());
+        folders(target);
         Path temp = incoming.resolve(UUID.randomUUID() + ".tmp");
         try {
             Files.move(source, temp, StandardCopyOption.ATOMIC_MOVE);
@@ -106,7 +106,7 @@ public final class LocalBlobStore implements BlobStore {
         }
         String sha = HexFormat.of().formatHex(digest.digest());
         Path target = pathOf(sha);
-        Files.createDirectories(target.getParent());
+        folders(target);
         publish(temp, target);
         return sha;
     }
@@ -123,9 +123,6 @@ public final class LocalBlobStore implements BlobStore {
                 ch.force(true);
             }
             ownerOnly(temp, false);
-            for (Path d = target.getParent(); d != null && d.startsWith(root) && !d.equals(root); d = d.getParent()) {
-                ownerOnly(d, true);
-            }
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
             return true;
         } catch (FileAlreadyExistsException e) {
@@ -134,6 +131,35 @@ public final class LocalBlobStore implements BlobStore {
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(temp);
             throw e;
+        }
+    }
+
+    /**
+     * Makes the two folders above a blob, owner-only: permissions are set once, by whoever creates a folder (created
+     * with them, then set again past the umask), never again for every blob stored in it.
+     */
+    private void folders(Path target) throws IOException {
+        Path l2 = target.getParent();
+        if (Files.isDirectory(l2)) {
+            return;
+        }
+        folder(l2.getParent());
+        folder(l2);
+    }
+
+    private static void folder(Path d) throws IOException {
+        boolean posix = Files.getFileAttributeView(d.getParent(), PosixFileAttributeView.class) != null;
+        try {
+            if (posix) {
+                Files.createDirectory(d, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                ownerOnly(d, true);
+            } else {
+                Files.createDirectory(d);
+            }
+        } catch (FileAlreadyExistsException e) {
+            if (!Files.isDirectory(d)) {
+                throw e;
+            }
         }
     }
 

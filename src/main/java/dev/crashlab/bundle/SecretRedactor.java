@@ -30,6 +30,9 @@ import java.util.regex.Pattern;
  * and credentials in URLs ({@code scheme://user:pass@host}). The {@code <user>}/{@code <host>}
  * placeholders the collectors write are left alone.
  *
+ * <p>Fast path: a line is shown to the rules only if it holds one of their literal anchors (see
+ * {@link #mayHoldSecret(char[], int, int)}); the rest are copied through from a bulk-read buffer.
+ *
  * <p>NOTE: streams line by line with lines capped at {@link #MAX_LINE} characters (a longer line is cut
  * at its last blank before the cap), so memory stays bounded; a secret that straddles such a cut of a
  * giant line can survive. Text is read byte-transparently (ISO-8859-1) unless it is UTF-16, so a file
@@ -123,9 +126,10 @@ public final class SecretRedactor {
     private static Reader reader(Path file, Charset charset, int skip) throws IOException {
         InputStream in = Files.newInputStream(file);
         in.skipNBytes(skip);
-        return new java.io.BufferedReader(new InputStreamReader(in, charset.newDecoder()
+        // no BufferedReader: run() reads in bulk into its own buffer
+        return new InputStreamReader(new java.io.BufferedInputStream(in, 1 << 16), charset.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPLACE)
-                .onUnmappableCharacter(CodingErrorAction.REPLACE)), 1 << 16);
+                .onUnmappableCharacter(CodingErrorAction.REPLACE));
     }
 
     /** Redacts a short text held in memory (e.g. a bundle's notes); adds to {@code into}. */
@@ -142,25 +146,243 @@ public final class SecretRedactor {
     }
 
     private void run(Reader in, Writer out) throws IOException {
-        StringBuilder line = new StringBuilder();
-        int c;
-        while ((c = in.read()) != -1) {
-            line.append((char) c);
-            if (c == '\n') {
-                out.write(redactLine(line.toString()));
-                line.setLength(0);
-            } else if (line.length() >= MAX_LINE) {
-                int cut = Math.max(line.lastIndexOf(" "), line.lastIndexOf("\t")) + 1;
-                if (cut <= 0) {
-                    cut = line.length();
+        // Bulk reads into a buffer that always holds a whole line (up to MAX_LINE); a line without any rule's
+        // literal anchor is written straight from the buffer, never turned into a String or shown to a regex.
+        char[] buf = new char[Math.max(2 * MAX_LINE, 1 << 17)];
+        int start = 0;
+        int end = 0;
+        int scanned = 0; // buf[start, scanned) holds no '\n'
+        boolean eof = false;
+        while (true) {
+            int nl = -1;
+            int limit = Math.min(end, start + MAX_LINE);
+            for (int i = scanned; i < limit; i++) {
+                if (buf[i] == '\n') {
+                    nl = i;
+                    break;
                 }
-                out.write(redactLine(line.substring(0, cut)));
-                line.delete(0, cut);
+            }
+            if (nl >= 0) {
+                emit(buf, start, nl + 1, out);
+                start = nl + 1;
+                scanned = start;
+                continue;
+            }
+            scanned = limit;
+            if (end - start >= MAX_LINE) {
+                // a giant line: cut it at its last blank before the cap
+                int cut = start + MAX_LINE;
+                for (int i = start + MAX_LINE - 1; i >= start; i--) {
+                    if (buf[i] == ' ' || buf[i] == '\t') {
+                        cut = i + 1;
+                        break;
+                    }
+                }
+                emit(buf, start, cut, out);
+                start = cut;
+                scanned = start;
+                continue;
+            }
+            if (eof) {
+                if (end > start) {
+                    emit(buf, start, end, out);
+                }
+                return;
+            }
+            if (start > 0) {
+                System.arraycopy(buf, start, buf, 0, end - start);
+                end -= start;
+                scanned -= start;
+                start = 0;
+            }
+            int n = in.read(buf, end, buf.length - end);
+            if (n < 0) {
+                eof = true;
+            } else {
+                end += n;
             }
         }
-        if (!line.isEmpty()) {
-            out.write(redactLine(line.toString()));
+    }
+
+    private void emit(char[] buf, int from, int to, Writer out) throws IOException {
+        if (inPemBlock || mayHoldSecret(buf, from, to)) {
+            out.write(redactLine(new String(buf, from, to - from)));
+        } else {
+            out.write(buf, from, to - from);
         }
+    }
+
+    /** Tells whether {@code s} may hold a secret (see {@link #mayHoldSecret(char[], int, int)}). */
+    static boolean mayHoldSecret(CharSequence s) {
+        char[] c = s.toString().toCharArray();
+        return mayHoldSecret(c, 0, c.length);
+    }
+
+    /**
+     * The prefilter: false only when no rule can match in {@code c[from, to)}, because the line holds none of the
+     * literals every match of some rule contains. Per rule: {@code -----BEGIN} (private key), {@code private_key_id},
+     * {@code AKIA}/{@code ASIA}/{@code ABIA}/{@code ACCA}/{@code AIDA}/{@code AROA}, {@code secret} in any case
+     * (both AWS secret-key names, {@code SECRET}), {@code key=}/{@code sig=}/{@code signature=} in any case (Azure),
+     * {@code hf_}, {@code gh?_}/{@code github_pat_}, {@code sk-}, {@code xox}, {@code ://} with an {@code @}
+     * (URL credentials), {@code passw}/{@code pwd} in any case, {@code TOKEN}, {@code _KEY} (API/ACCESS/AUTH/PRIVATE
+     * keys). The rules' case-insensitive parts fold ASCII only, as {@code (?i)} does, so folding ASCII here suffices.
+     */
+    static boolean mayHoldSecret(char[] c, int from, int to) {
+        // every anchor is at least two characters long: a table of their first two rejects most positions at once
+        for (int i = from; i + 1 < to; i++) {
+            char a = c[i];
+            char b = c[i + 1];
+            if ((a | b) < 128 && FIRST_TWO[a << 7 | b] && anchorAt(c, i, to)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The first two characters of every anchor (both cases of the case-insensitive ones), as {@code a << 7 | b}. */
+    private static final boolean[] FIRST_TWO = new boolean[128 * 128];
+
+    static {
+        for (String exact : List.of("--", "pr", "AK", "AS", "AB", "AC", "AI", "AR", "sk", "hf", "gh", "gi", "xo", "TO", "_K", ":/")) {
+            FIRST_TWO[exact.charAt(0) << 7 | exact.charAt(1)] = true;
+        }
+        for (String folded : List.of("pa", "pw", "se", "si", "ke")) {
+            for (char a : new char[] {folded.charAt(0), Character.toUpperCase(folded.charAt(0))}) {
+                for (char b : new char[] {folded.charAt(1), Character.toUpperCase(folded.charAt(1))}) {
+                    FIRST_TWO[a << 7 | b] = true;
+                }
+            }
+        }
+    }
+
+    /** Tells whether an anchor starts at {@code c[i]}. */
+    private static boolean anchorAt(char[] c, int i, int to) {
+        switch (c[i]) {
+            case '-' -> {
+                if (at(c, i, to, "-----BEGIN")) {
+                    return true;
+                }
+            }
+            case 'p', 'P' -> {
+                if (at(c, i, to, "private_key_id") || atFolded(c, i, to, "passw") || atFolded(c, i, to, "pwd")) {
+                    return true;
+                }
+            }
+            case 'A' -> {
+                if (i + 4 <= to && isAwsPrefix(c[i + 1], c[i + 2], c[i + 3])) {
+                    return true;
+                }
+            }
+            case 's', 'S' -> {
+                if (atFolded(c, i, to, "secret") || atFolded(c, i, to, "sig=") || atFolded(c, i, to, "signature=")
+                        || at(c, i, to, "sk-")) {
+                    return true;
+                }
+            }
+            case 'k', 'K' -> {
+                if (atFolded(c, i, to, "key=")) {
+                    return true;
+                }
+            }
+            case 'h' -> {
+                if (at(c, i, to, "hf_")) {
+                    return true;
+                }
+            }
+            case 'g' -> {
+                if (i + 4 <= to && c[i + 1] == 'h' && c[i + 3] == '_' && "pousr".indexOf(c[i + 2]) >= 0
+                        || at(c, i, to, "github_pat_")) {
+                    return true;
+                }
+            }
+            case 'x' -> {
+                if (at(c, i, to, "xox")) {
+                    return true;
+                }
+            }
+            case 'T' -> {
+                if (at(c, i, to, "TOKEN")) {
+                    return true;
+                }
+            }
+            case '_' -> {
+                if (at(c, i, to, "_KEY")) {
+                    return true;
+                }
+            }
+            case ':' -> {
+                if (at(c, i, to, "://") && indexOf(c, i + 3, to, '@') >= 0) {
+                    return true;
+                }
+            }
+            default -> {
+                // not the first character of any anchor
+            }
+        }
+        return false;
+    }
+
+    private static boolean isAwsPrefix(char a, char b, char c) {
+        // AKIA ASIA ABIA ACCA AIDA AROA, after the 'A'
+        return switch (a) {
+            case 'K', 'S', 'B' -> b == 'I' && c == 'A';
+            case 'C' -> b == 'C' && c == 'A';
+            case 'I' -> b == 'D' && c == 'A';
+            case 'R' -> b == 'O' && c == 'A';
+            default -> false;
+        };
+    }
+
+    private static boolean at(char[] c, int i, int to, String literal) {
+        if (i + literal.length() > to) {
+            return false;
+        }
+        for (int k = 0; k < literal.length(); k++) {
+            if (c[i + k] != literal.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Like {@link #at} with ASCII letters compared in either case; {@code lower} is lower case. */
+    private static boolean atFolded(char[] c, int i, int to, String lower) {
+        if (i + lower.length() > to) {
+            return false;
+        }
+        for (int k = 0; k < lower.length(); k++) {
+            char x = c[i + k];
+            if (x >= 'A' && x <= 'Z') {
+                x = (char) (x + ('a' - 'A'));
+            }
+            if (x != lower.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int indexOf(char[] c, int from, int to, char x) {
+        for (int i = from; i < to; i++) {
+            if (c[i] == x) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Redacts lines (each with its terminator) in order with every rule, no prefilter, one redactor for all (for tests
+     * that check the prefilter drops nothing); adds to {@code into}.
+     */
+    static String redactEveryLineForTest(Iterable<String> lines, Map<String, Integer> into) {
+        SecretRedactor r = new SecretRedactor();
+        StringBuilder out = new StringBuilder();
+        for (String line : lines) {
+            out.append(r.redactLine(line));
+        }
+        r.counts.forEach((k, v) -> into.merge(k, v, Integer::sum));
+        return out.toString();
     }
 
     /** Redacts one line (with its terminator, if any). */

@@ -93,6 +93,12 @@ public final class BundleReader {
     }
 
     private ArtifactRead readOne(Item item, ExecutorService threads) throws IOException {
+        if (item.size() > 0 && (bytesLeft <= 0 || System.nanoTime() - deadline > 0)) {
+            // the bundle's budget is spent: recorded as not read, without opening it (a sniff of no bytes goes by name)
+            ArtifactType type = item.type() != null ? item.type() : sniffer.sniff(item.path(), new byte[0]);
+            return finish(item, type, Parsers.forType(type), List.of(), null, 0,
+                    bytesLeft <= 0 ? BudgetedStream.Cut.BYTES : BudgetedStream.Cut.TIME);
+        }
         try (BudgetedStream in = new BudgetedStream(item.bytes().open(), bytesLeft, deadline)) {
             byte[] head = in.readNBytes(ArtifactSniffer.HEAD_BYTES);
             ArtifactType type = item.type() != null ? item.type() : sniffer.sniff(item.path(), head);
@@ -158,7 +164,7 @@ public final class BundleReader {
             } else {
                 in.transferTo(java.io.OutputStream.nullOutputStream()); // nothing reads it: still counted, for the budget
             }
-            return finish(item, type, parsers, parsed, kept, in);
+            return finish(item, type, parsers, parsed, kept, in.bytesRead(), in.cut());
         }
     }
 
@@ -218,7 +224,8 @@ public final class BundleReader {
     }
 
     private ArtifactRead finish(Item item, ArtifactType type, List<ArtifactParser> parsers, List<Future<ParseResult>> parsed,
-                                java.util.concurrent.Future<TextLines.Window> kept, BudgetedStream in) throws IOException {
+                                java.util.concurrent.Future<TextLines.Window> kept, long bytesRead, BudgetedStream.Cut cut)
+            throws IOException {
         ParseResult.Builder merged = new ParseResult.Builder();
         for (int i = 0; i < parsed.size(); i++) {
             ParseResult r;
@@ -255,15 +262,15 @@ public final class BundleReader {
         } else if (TextLines.hasText(type) && (linesLeft <= 0 || charsLeft <= 0)) {
             hit("lines", item.path(), "kept no lines of " + item.path() + " for text matching: the bundle's text budget is spent");
         }
-        bytesLeft -= in.bytesRead();
-        if (in.cut() == BudgetedStream.Cut.BYTES) {
-            hit("bytes", item.path(), "read the first " + size(in.bytesRead()) + " of " + item.path()
+        bytesLeft -= bytesRead;
+        if (cut == BudgetedStream.Cut.BYTES) {
+            hit("bytes", item.path(), "read the first " + size(bytesRead) + " of " + item.path()
                     + " (" + size(item.size()) + "): the bundle's read budget of " + size(budget.maxBytes()) + " is spent");
-            merged.problem(new ParseProblem.Truncated(item.path(), 0, "read the first " + size(in.bytesRead()) + " only (read budget)"));
-        } else if (in.cut() == BudgetedStream.Cut.TIME) {
-            hit("time", item.path(), "read the first " + size(in.bytesRead()) + " of " + item.path()
+            merged.problem(new ParseProblem.Truncated(item.path(), 0, "read the first " + size(bytesRead) + " only (read budget)"));
+        } else if (cut == BudgetedStream.Cut.TIME) {
+            hit("time", item.path(), "read the first " + size(bytesRead) + " of " + item.path()
                     + ": reading the bundle took longer than " + budget.maxTime().toSeconds() + " s");
-            merged.problem(new ParseProblem.Truncated(item.path(), 0, "read the first " + size(in.bytesRead()) + " only (time budget)"));
+            merged.problem(new ParseProblem.Truncated(item.path(), 0, "read the first " + size(bytesRead) + " only (time budget)"));
         }
         ParseResult result = merged.build();
         List<Fact> facts = result.facts();
@@ -274,7 +281,7 @@ public final class BundleReader {
         }
         factsLeft -= facts.size();
         return new ArtifactRead(item.path(), type.name(), status(parsers, facts, result.problems()), facts,
-                result.problems(), lines, in.bytesRead());
+                result.problems(), lines, bytesRead);
     }
 
     private void hit(String kind, String artifact, String message) {

@@ -46,11 +46,12 @@ final class ConsoleMarkers {
                     ConsoleMarkers::isExceptionLine),
             new Marker("fatal-python-error", "Fatal Python error: Segmentation fault", t -> t.contains("Fatal Python error")),
             new Marker("tensorflow-log", "2023-04-01 10:00:00.123456: W tensorflow/tsl/framework/bfc_allocator.cc:479] Allocator ran out of memory",
-                    t -> TF_LOG.matcher(t).lookingAt()),
+                    t -> startsWithDigit(t) && TF_LOG.matcher(t).lookingAt()),
             new Marker("glog", "E0401 10:00:00.123456  4242 cuda_dnn.cc:535] Could not create cudnn handle",
-                    t -> GLOG.matcher(t).lookingAt()),
+                    t -> t.length() > 1 && isSeverity(t.charAt(0)) && Character.isDigit(t.charAt(1))
+                            && GLOG.matcher(t).lookingAt()),
             new Marker("tensorflow-log-short", "F tensorflow/stream_executor/cuda/cuda_dnn.cc:521] could not set cudnn tensor descriptor",
-                    t -> TF_SHORT.matcher(t).lookingAt()),
+                    t -> t.length() > 1 && isSeverity(t.charAt(0)) && t.charAt(1) == ' ' && TF_SHORT.matcher(t).lookingAt()),
             new Marker("exit-code", "Process finished with exit code -1073740791 (0xC0000409)", ConsoleMarkers::isExitCode),
             new Marker("fatal-signal", "Segmentation fault (core dumped)", ConsoleMarkers::isFatalSignal),
             new Marker("glibc-abort", "*** Error in `python3': free(): invalid pointer: 0x00007f3a2c001230 ***",
@@ -60,17 +61,37 @@ final class ConsoleMarkers {
             new Marker("framework-error", "2 root error(s) found.", ConsoleMarkers::isFrameworkError),
             new Marker("library-load", "Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared object file",
                     ConsoleMarkers::isLibraryLoadFailure),
-            new Marker("keras-progress", "Epoch 1/20", t -> EPOCH.matcher(t).lookingAt() || KERAS_PROGRESS.matcher(t).lookingAt()),
+            new Marker("keras-progress", "Epoch 1/20", t -> t.startsWith("Epoch ") && EPOCH.matcher(t).lookingAt()
+                            || startsWithDigit(t) && KERAS_PROGRESS.matcher(t).lookingAt()),
             new Marker("pytorch-cudnn-repro", "torch.backends.cudnn.benchmark = True",
                     t -> t.startsWith("torch.backends.cudnn.") || t.startsWith("ConvolutionParams")
                             || t.contains("You can try to repro this exception")));
 
+    // Cheap guards in front of the anchored regexes (each regex needs them to match): most lines fail them, and a
+    // matcher is never made for those.
+    private static boolean startsWithDigit(String t) {
+        return !t.isEmpty() && t.charAt(0) >= '0' && t.charAt(0) <= '9';
+    }
+
+    private static boolean isSeverity(char c) {
+        return c == 'I' || c == 'W' || c == 'E' || c == 'F';
+    }
+
     /** Returns the index of the first line (anywhere in the text) that any marker matches, or -1. */
     static int firstLine(SniffText text) {
+        String previous = null; // a run of equal lines (progress output, a repeated warning) is tested once
         for (int i = 0; i < text.size(); i++) {
-            if (!text.blank(i) && matches(text.trimmed(i))) {
+            if (text.blank(i)) {
+                continue;
+            }
+            String t = text.trimmed(i);
+            if (t.equals(previous)) {
+                continue;
+            }
+            if (matches(t)) {
                 return i;
             }
+            previous = t;
         }
         return -1;
     }

@@ -182,6 +182,32 @@ class BundleReaderTest {
     }
 
     @Test
+    void onceTheReadBudgetIsSpentTheRestAreRecordedAsNotReadWithoutBeingOpened(@TempDir Path dir) throws IOException {
+        Path big = log(dir, "train.log", 100_000);
+        Counting first = new Counting();
+        Counting rest = new Counting();
+        List<BundleReader.Item> items = new ArrayList<>();
+        items.add(first.item("train.log", big));
+        for (int i = 0; i < 50; i++) {
+            items.add(rest.item("worker-" + i + ".log", log(dir, "worker-" + i + ".log", 10)));
+        }
+        BundleFacts read = new BundleReader(new ReadBudget(Files.size(big) / 3, 1_000_000, 1L << 30, 1_000_000, Duration.ofHours(1)))
+                .read(items);
+        assertThat(first.opens.get()).isEqualTo(1);
+        assertThat(rest.opens.get()).as("files after the budget ran out are not opened").isZero();
+        assertThat(read.artifacts()).hasSize(51);
+        assertThat(read.artifacts().subList(1, 51)).allSatisfy(a -> {
+            assertThat(a.bytesRead()).isZero();
+            assertThat(a.facts()).isEmpty();
+            assertThat(a.problems()).anyMatch(p -> p.message().contains("read the first 0 KB only (read budget)"));
+        });
+        assertThat(read.budgetHits()).singleElement().satisfies(h -> {
+            assertThat(h.budget()).isEqualTo("bytes");
+            assertThat(h.artifact()).isEqualTo("train.log");
+        });
+    }
+
+    @Test
     void theTextBudgetBoundsTheWindowsOfTheWholeBundle(@TempDir Path dir) throws IOException {
         List<BundleReader.Item> items = new ArrayList<>();
         Counting c = new Counting();

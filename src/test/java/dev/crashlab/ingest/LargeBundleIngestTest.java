@@ -32,9 +32,8 @@ import org.junit.jupiter.api.Test;
  * reached, and keeps serving the bundle list meanwhile. Times and the child's peak heap and RSS are printed (a
  * measurement, not an assertion).
  *
- * <p>NOTE: secret redaction is off on this server. It is a streaming, per-line pass at upload (memory-bounded,
- * tested in {@code SecretRedactorTest}), but at its present speed it alone would keep the 4 GB upload request busy
- * for many minutes on a 2-core machine; this test is about what reading a huge bundle may cost.
+ * <p>Secret redaction is on, as in production: one file of the zip carries a token, which must be counted as
+ * redacted; the 4 GB log carries none, so its stored bytes still equal the sent ones.
  */
 class LargeBundleIngestTest {
 
@@ -51,7 +50,7 @@ class LargeBundleIngestTest {
                 "crashlab.upload.max-expanded-size", "5G",
                 "crashlab.upload.max-files", "10000",
                 "crashlab.ingest.max-bytes", "200000000",
-                "crashlab.redaction.enabled", "false"), List.of("-Xmx512m"))) {
+                "crashlab.redaction.enabled", "true"), List.of("-Xmx512m"))) {
             long t0 = System.nanoTime();
             writeManyFilesZip(zip);
             System.out.printf(Locale.ROOT, "large ingest: zip of %d x %d lines: %d bytes compressed, made in %.1f s%n",
@@ -66,6 +65,8 @@ class LargeBundleIngestTest {
             JsonPath manyBundle = awaitReady(server, many, zipListLatencies);
             double zipRead = secs(t1) - zipUpload;
             assertThat(manyBundle.getList("artifacts")).hasSize(FILES);
+            assertThat(manyBundle.getMap("redactions", String.class, Integer.class)).as("redaction ran on the upload")
+                    .isEqualTo(Map.of("huggingface-token", 1));
             assertThat(manyBundle.getList("budgetNotes", String.class)).as("budget said on the bundle")
                     .anySatisfy(n -> assertThat(n).startsWith("read the first ").contains("read budget of 200 MB"));
             server.api().get("/api/bundles/" + many + "/diagnosis").then().statusCode(200);
@@ -135,7 +136,10 @@ class LargeBundleIngestTest {
         throw new AssertionError("bundle " + id + " not READY within 10 minutes\n" + server.logTail());
     }
 
-    /** 9,000 files of 22,000 identical short lines (each file's first line its own), written as they are made. */
+    /**
+     * 9,000 files of 22,000 identical short lines (each file's first line its own; one file's last line holds a
+     * Hugging Face token), written as they are made.
+     */
     static void writeManyFilesZip(Path target) throws IOException {
         byte[] body = "ok.\n".repeat(LINES - 1).getBytes(StandardCharsets.US_ASCII);
         try (ZipOutputStream out = new ZipOutputStream(new java.io.BufferedOutputStream(Files.newOutputStream(target), 1 << 16))) {
@@ -143,6 +147,10 @@ class LargeBundleIngestTest {
                 out.putNextEntry(new ZipEntry(String.format(Locale.ROOT, "logs/worker-%04d.log", i)));
                 out.write(("worker " + i + " starting\n").getBytes(StandardCharsets.US_ASCII));
                 out.write(body);
+                if (i == FILES / 2) {
+                    out.write(("HF_TOKEN=hf_" + java.util.UUID.randomUUID().toString().replace("-", "") + "\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+                }
                 out.closeEntry();
             }
         }
