@@ -95,13 +95,22 @@ final class CrashesBenchCommand implements Callable<Integer> {
         System.gc();
         long heap0 = usedHeap();
         long t0 = System.nanoTime();
-        CrashIndex index = new CrashIndex();
+        // on disk, as the server keeps it (a memory-mapped folder), committed once at the end of the build
+        Path indexDir = Files.createTempDirectory("crashlab-bench-index");
+        CrashIndex index = CrashIndex.open(indexDir);
         for (int i = 0; i < count; i++) {
             index.put(new CrashIndex.Entry(i + 1, sigs.get(i), uploaded[i], false));
         }
+        index.commit(Map.of());
         double buildSeconds = (System.nanoTime() - t0) / 1e9;
         System.gc();
         long heap = usedHeap() - heap0;
+        long disk;
+        try (Stream<Path> files = Files.walk(indexDir)) {
+            disk = files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+        }
+        out.printf(Locale.ROOT, "index on disk: %,d bundles in %.1f MiB, %.2f KiB per bundle (%s)%n", count, disk / 1048576.0,
+                disk / 1024.0 / count, indexDir);
 
         // the peer's df table is built once and not timed: it gets the same idf for free
         Map<String, Integer> df = new HashMap<>();
@@ -165,7 +174,11 @@ final class CrashesBenchCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "(speed-up: the peer's p50 over ours; above 1 means ours is faster)%n");
         out.flush();
         if (pg != null) {
-            new PgPeer(out, pg).run(index, sigs, uploaded, heap, buildSeconds, queries, new Random(seed + 1));
+            new PgPeer(out, pg).run(index, sigs, uploaded, heap, disk, buildSeconds, queries, new Random(seed + 1));
+        }
+        index.close();
+        try (Stream<Path> files = Files.walk(indexDir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
         }
         return agree == queries ? 0 : 1;
     }

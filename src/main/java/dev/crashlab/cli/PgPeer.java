@@ -49,7 +49,8 @@ final class PgPeer {
         return CrashFacets.values(s, false).stream().map(v -> v.replace('\0', ':')).toList();
     }
 
-    void run(CrashIndex index, List<CrashSignature> sigs, long[] uploaded, long heap, double buildSeconds, int queries, Random rnd)
+    void run(CrashIndex index, List<CrashSignature> sigs, long[] uploaded, long heap, long indexDisk, double buildSeconds, int queries,
+            Random rnd)
             throws SQLException {
         int n = sigs.size();
         try (Connection c = DriverManager.getConnection(url)) {
@@ -206,7 +207,7 @@ final class PgPeer {
             out.printf(Locale.ROOT, "%-62s %14s %14s%n", "heap per bundle (KiB; the index's own bytes included)",
                     String.format(Locale.ROOT, "%.2f", heap / 1024.0 / n), "server-side");
             out.printf(Locale.ROOT, "%-62s %14s %14s%n", "disk per bundle (KiB; table, TOAST and indexes for PostgreSQL)",
-                    "0 (in memory)", String.format(Locale.ROOT, "%.2f", disk / 1024.0 / n));
+                    String.format(Locale.ROOT, "%.2f", indexDisk / 1024.0 / n), String.format(Locale.ROOT, "%.2f", disk / 1024.0 / n));
             out.printf(Locale.ROOT, "%-62s %9s %9s %9s %9s %9s%n", "request", "p50 ms", "p99 ms", "peer p50", "peer p99", "speed-up");
             row("search: a word + three facet filters, facet counts, top 20", ours1, theirs1);
             row("group page: count, first/last, settings in group and overall, 50", ours2, theirs2);
