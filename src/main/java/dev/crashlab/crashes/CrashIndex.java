@@ -70,7 +70,8 @@ import org.apache.lucene.search.WildcardQuery;
  * <p>Similarity: each signature term is one untokenised {@code sig} value. Lucene finds the bundles sharing a
  * specific term (at most {@link #MAX_CANDIDATES}, the rarest matches first), and the share of the idf-weighted
  * terms they share ranks them, in (0, 1]: 1 means every term is shared, and rare terms weigh more than common
- * ones. Writes mark the searcher stale; the next search refreshes it once.
+ * ones. Writes mark the searcher stale; the next search refreshes it once, and every search sees the writes made
+ * before it began.
  */
 public final class CrashIndex implements Closeable {
 
@@ -123,8 +124,12 @@ public final class CrashIndex implements Closeable {
     private record Indexed(CrashSignature signature, Set<String> keys) {}
 
     private final Map<Long, Indexed> signatures = new ConcurrentHashMap<>();
-    // set by each write; the next search refreshes the searcher first (one refresh per burst of writes)
-    private final java.util.concurrent.atomic.AtomicBoolean dirty = new java.util.concurrent.atomic.AtomicBoolean();
+    // writes so far, and how many of them the current searcher is known to see: a search that finds the searcher
+    // behind refreshes it first (one refresh per burst of writes). NOTE: not a "dirty" flag cleared by whoever
+    // refreshes: a second search arriving while that refresh runs would then take the old searcher and miss writes
+    // made before it began (a new server's first search right after its build found nothing).
+    private final java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong seen = new java.util.concurrent.atomic.AtomicLong();
 
     private final Directory directory;
 
@@ -213,7 +218,7 @@ public final class CrashIndex implements Closeable {
         try {
             writer.deleteAll();
             signatures.clear();
-            dirty.set(true);
+            written.incrementAndGet();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -261,7 +266,7 @@ public final class CrashIndex implements Closeable {
             d.add(new StoredField("sigjson", dev.crashlab.fact.Facts.json().writeValueAsString(e.signature())));
             writer.updateDocument(new Term("id", Long.toString(e.bundleId())), d);
             signatures.put(e.bundleId(), indexed(e.signature()));
-            dirty.set(true);
+            written.incrementAndGet();
         } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
@@ -272,7 +277,7 @@ public final class CrashIndex implements Closeable {
         try {
             writer.deleteDocuments(new Term("id", Long.toString(bundleId)));
             signatures.remove(bundleId);
-            dirty.set(true);
+            written.incrementAndGet();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -729,8 +734,11 @@ public final class CrashIndex implements Closeable {
 
     private IndexSearcher acquire() {
         try {
-            if (dirty.getAndSet(false)) {
+            long want = written.get();
+            if (seen.get() < want) {
+                // waits for a refresh under way, then refreshes again: that one may have begun before these writes
                 searchers.maybeRefreshBlocking();
+                seen.accumulateAndGet(want, Math::max);
             }
             return searchers.acquire();
         } catch (IOException e) {
@@ -744,6 +752,21 @@ public final class CrashIndex implements Closeable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Called in the refreshing thread before each refresh of the searcher (tests hold a refresh open with it). */
+    void beforeRefresh(Runnable hook) {
+        searchers.addListener(new org.apache.lucene.search.ReferenceManager.RefreshListener() {
+            @Override
+            public void beforeRefresh() {
+                hook.run();
+            }
+
+            @Override
+            public void afterRefresh(boolean didRefresh) {
+                // nothing
+            }
+        });
     }
 
     @Override

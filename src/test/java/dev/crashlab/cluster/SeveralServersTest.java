@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crashlab.bundle.Artifact;
 import dev.crashlab.bundle.Bundle;
+import dev.crashlab.testing.ChildServer;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -35,7 +36,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Acceptance 2 of issue 14: servers on one PostgreSQL and one S3 store (a real S3Proxy). This test's own app is
- * server A; B and C are real child processes ({@link ServerProcess}) with data folders of their own. An upload on one
+ * server A; B and C are real child processes ({@link ChildServer#onTestDatabase}) with data folders of their own. An upload on one
  * is found on the other by search, facets and group within 2 s (each server reads the change log every 200 ms here);
  * killing B with SIGKILL while it takes uploads loses nothing it accepted and leaves nothing half-stored; a new server
  * (empty index folder) builds its index from the database and finishes reading what B accepted.
@@ -45,22 +46,16 @@ import software.amazon.awssdk.services.s3.S3Client;
 class SeveralServersTest {
 
     static final long WITHIN_MS = 2000;
-    static ServerProcess b;
+    static ChildServer b;
 
     @TestHTTPResource("/")
     URL self;
 
-    static synchronized ServerProcess serverB() throws Exception {
+    static synchronized ChildServer serverB() throws Exception {
         if (b == null || !b.alive()) {
-            b = ServerProcess.start("b", fresh("b"), SharedStorageProfile.SETTINGS);
+            b = ChildServer.onTestDatabase("b", SharedStorageProfile.SETTINGS, List.of("-Xmx768m"));
         }
         return b;
-    }
-
-    static Path fresh(String name) throws Exception {
-        Path dir = Path.of("target/cluster-test", name + "-" + System.nanoTime()).toAbsolutePath();
-        Files.createDirectories(dir);
-        return dir;
     }
 
     @AfterAll
@@ -169,7 +164,7 @@ class SeveralServersTest {
     @Test
     void killingAServerMidUploadLosesNothingAndANewServerBuildsItsIndexFromTheDatabase() throws Exception {
         String a = a();
-        ServerProcess victim = serverB();
+        ChildServer victim = serverB();
         String b = victim.url();
         String before = lib();
         long old = upload(a, "before-c.log", log(before).getBytes());
@@ -200,7 +195,7 @@ class SeveralServersTest {
             });
         }
         within(120_000, "B accepting three uploads", () -> acknowledged.size() >= 3);
-        victim.kill(); // SIGKILL, with uploads in flight
+        victim.killHard(); // SIGKILL, with uploads in flight
         stop.set(true);
         uploaders.shutdown();
         assertThat(uploaders.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
@@ -226,7 +221,7 @@ class SeveralServersTest {
         assertThat(withoutArtifacts).as("half-stored bundles").isEmpty();
 
         // a new server: an empty index folder built from the database; it also reads what B accepted but never read
-        try (ServerProcess c = ServerProcess.start("c", fresh("c"), SharedStorageProfile.SETTINGS)) {
+        try (ChildServer c = ChildServer.onTestDatabase("c", SharedStorageProfile.SETTINGS, List.of("-Xmx768m"))) {
             String url = c.url();
             assertThat(search(url, "lib:" + before).getList("hits.bundleId", Long.class)).containsExactly(old);
             for (long id : stored) {

@@ -10,7 +10,7 @@ import java.util.Map;
 /**
  * Several servers on shared storage: the test PostgreSQL (every test server uses it) and one S3 store (a real
  * S3Proxy started before the app boots, bucket {@code crashlab-shared}, prefix {@code blobs/}). The settings are kept
- * in {@link #SETTINGS} so that child servers ({@link ServerProcess}) get the same.
+ * in {@link #SETTINGS} so that child servers ({@link dev.crashlab.testing.ChildServer#onTestDatabase}) get the same.
  */
 public class SharedStorageProfile implements QuarkusTestProfile {
 

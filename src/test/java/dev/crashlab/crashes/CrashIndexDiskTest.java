@@ -56,4 +56,38 @@ class CrashIndexDiskTest {
             throw new AssertionError(e);
         }
     }
+
+    @Test
+    void aSearchSeesEveryWriteMadeBeforeItWhileAnotherSearchRefreshes() throws Exception {
+        try (CrashIndex i = CrashIndex.open(dir)) {
+            i.put(new CrashIndex.Entry(1, sig("libbuilt.so"), 1000, false)); // e.g. a build's writes
+            java.util.concurrent.CountDownLatch refreshing = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.atomic.AtomicBoolean holdFirst = new java.util.concurrent.atomic.AtomicBoolean(true);
+            i.beforeRefresh(() -> {
+                if (holdFirst.compareAndSet(true, false)) {
+                    refreshing.countDown();
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            });
+            // one search (another thread's similar crashes) starts the refresh and is held inside it
+            Thread first = new Thread(() -> i.similarTo(sig("libbuilt.so"), -1, 5));
+            first.start();
+            assertThat(refreshing.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            // a second search begins meanwhile: it must not answer from the searcher opened before the write
+            java.util.concurrent.atomic.AtomicReference<List<Long>> found = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread second = new Thread(() -> found.set(i.query(CrashQuery.parse("lib:libbuilt.so"), 0, 10, 0).hits().stream()
+                    .map(CrashIndex.Hit::bundleId).toList()));
+            second.start();
+            second.join(1000); // a search that does not wait for the refresh answers within this
+            release.countDown();
+            second.join();
+            first.join();
+            assertThat(found.get()).containsExactly(1L);
+        }
+    }
 }

@@ -21,9 +21,11 @@ import java.util.UUID;
 
 /**
  * A real CrashLab server in a child JVM, for tests that kill it ({@code kill -9}) and start it again on the same
- * data: its own PostgreSQL database (made on the test server, {@code TEST_PG_PORT}) and its own data folder, so
- * what it stores is this test's alone. The child runs {@link ServedAppMain}: the application as every
- * {@code @QuarkusTest} builds it, with extra settings as system properties.
+ * data, or that run several servers at once. {@link #start}: its own PostgreSQL database (made on the test server,
+ * {@code TEST_PG_PORT}) and its own data folder, so what it stores is this test's alone; {@link #onTestDatabase}:
+ * the test's own database (several servers sharing it), with a data folder of its own. The child runs
+ * {@link ServedAppMain}: the application as every {@code @QuarkusTest} builds it, with extra settings given as
+ * {@code %test} system properties (they outrank the test profile's).
  */
 public final class ChildServer implements AutoCloseable {
 
@@ -31,7 +33,7 @@ public final class ChildServer implements AutoCloseable {
 
     private final Path dir;
     private final Path dataDir;
-    private final String database;
+    private final String database; // null: the test's own database, shared, never dropped
     private final Map<String, String> settings;
     private final List<String> jvmFlags;
     private Process process;
@@ -71,6 +73,19 @@ public final class ChildServer implements AutoCloseable {
         return server;
     }
 
+    /**
+     * Starts a server on the test's own database (the one {@code @QuarkusTest} uses, shared with the test's app and
+     * any other such server) with a fresh data folder under {@code target/child-servers/}; closing it stops it and
+     * keeps the database.
+     */
+    public static ChildServer onTestDatabase(String name, Map<String, String> settings, List<String> jvmFlags)
+            throws IOException, InterruptedException {
+        Path dir = Files.createDirectories(Path.of("target", "child-servers", name + "-" + System.nanoTime()).toAbsolutePath());
+        ChildServer server = new ChildServer(dir, null, settings, jvmFlags);
+        server.start();
+        return server;
+    }
+
     private static Connection admin() throws SQLException {
         return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + System.getenv("TEST_PG_PORT") + "/crashlab", "crashlab", "");
     }
@@ -98,7 +113,9 @@ public final class ChildServer implements AutoCloseable {
             }
         }
         cmd.add("-D%test.crashlab.data-dir=" + dataDir);
-        cmd.add("-D%test.quarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:" + System.getenv("TEST_PG_PORT") + "/" + database);
+        if (database != null) {
+            cmd.add("-D%test.quarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:" + System.getenv("TEST_PG_PORT") + "/" + database);
+        }
         settings.forEach((k, v) -> cmd.add("-D%test." + k + "=" + v));
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), ServedAppMain.class.getName()));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
@@ -133,6 +150,25 @@ public final class ChildServer implements AutoCloseable {
 
     public URI base() {
         return base;
+    }
+
+    /** The base URL without a trailing slash, e.g. {@code http://localhost:40123}. */
+    public String url() {
+        return base.toString().replaceAll("/+$", "");
+    }
+
+    public boolean alive() {
+        return process != null && process.isAlive();
+    }
+
+    /** Stops it as an operator would (SIGTERM: shutdown hooks run), {@code kill -9} after 30 s. */
+    public void stop() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                killHard();
+            }
+        }
     }
 
     public long pid() {
@@ -189,9 +225,16 @@ public final class ChildServer implements AutoCloseable {
         }
     }
 
-    /** Stops the server and removes its database and data folder (the log stays, under target/child-servers). */
+    /**
+     * Stops the server and removes its data folder and its own database (the log stays, under target/child-servers);
+     * a server on the test's database is stopped gracefully and the database kept.
+     */
     @Override
     public void close() throws Exception {
+        if (database == null) {
+            stop();
+            return;
+        }
         killHard();
         try (Connection c = admin(); Statement s = c.createStatement()) {
             s.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");

@@ -324,6 +324,20 @@ public class CrashSearchService implements ConfirmedCrashLookup {
             i.put(e);
         } else if (building) {
             pending.put(e.bundleId(), e);
+            CrashIndex done = index; // the build may have ended (and drained what was pending) meanwhile
+            if (done != null) {
+                drainPending(done);
+            }
+        }
+    }
+
+    // applies the entries stored while the index was being built; each one once, whoever drains it
+    private void drainPending(CrashIndex i) {
+        for (Long id : pending.keySet()) {
+            CrashIndex.Entry e = pending.remove(id);
+            if (e != null) {
+                i.put(e);
+            }
         }
     }
 
@@ -401,8 +415,7 @@ public class CrashSearchService implements ConfirmedCrashLookup {
                     }
                     index = opened;
                     sync = s;
-                    pending.values().forEach(index::put);
-                    pending.clear();
+                    drainPending(opened);
                     startPolling();
                 } finally {
                     building = false;
