@@ -164,14 +164,7 @@ public class AccountService {
             throw new DomainException(Kind.UNAUTHENTICATED, "bad-login", "Sign-in failed",
                     "wrong user name or password" + (u != null && ok ? " (this account is disabled)" : ""));
         }
-        String secret = Secrets.generate("cls_");
-        LoginSession s = new LoginSession();
-        s.idHash = Secrets.sha256(secret);
-        s.userId = u.id;
-        s.createdAt = now;
-        s.expiresAt = now.plus(config.auth().sessionLifetime());
-        s.persist();
-        return new NewSession(secret, s.expiresAt, caller(u));
+        return openSession(u, now);
     }
 
     /**
@@ -201,6 +194,11 @@ public class AccountService {
         }
         u.roles = Roles.format(granted);
         u.persist();
+        return openSession(u, now);
+    }
+
+    /** A new session for {@code u}: only its secret's hash is stored; the secret goes back once, for the cookie. */
+    private NewSession openSession(UserAccount u, Instant now) {
         String secret = Secrets.generate("cls_");
         LoginSession s = new LoginSession();
         s.idHash = Secrets.sha256(secret);

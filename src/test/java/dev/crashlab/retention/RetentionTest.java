@@ -1,5 +1,6 @@
 package dev.crashlab.retention;
 
+import static dev.crashlab.testing.TestAuth.userToken;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -27,16 +28,6 @@ import org.junit.jupiter.api.Test;
 @Tag("persistence")
 class RetentionTest {
 
-    static String userToken(String name, String role) {
-        String password = "pw-" + UUID.randomUUID();
-        given().contentType("application/json").body(Map.of("username", name, "password", password, "roles", List.of(role)))
-                .post("/api/admin/users").then().statusCode(201);
-        String session = given().header("Authorization", "").contentType("application/json")
-                .body(Map.of("username", name, "password", password)).post("/api/auth/login")
-                .then().statusCode(200).extract().cookie("crashlab_session");
-        return given().header("Authorization", "").cookie("crashlab_session", session).contentType("application/json")
-                .body(Map.of("name", "test")).post("/api/tokens").then().statusCode(201).extract().path("secret");
-    }
 
     static long upload(String token, String name, byte[] content) {
         var req = token == null ? given() : given().header("Authorization", "Bearer " + token);

@@ -1,5 +1,7 @@
 package dev.crashlab.testing;
 
+import static io.restassured.RestAssured.given;
+
 import io.quarkus.test.junit.callback.QuarkusTestBeforeClassCallback;
 import io.restassured.RestAssured;
 import io.restassured.filter.Filter;
@@ -28,5 +30,18 @@ public class TestAuth implements QuarkusTestBeforeClassCallback {
         if (!RestAssured.filters().contains(ADMIN)) {
             RestAssured.filters(ADMIN);
         }
+    }
+
+    /** A new account with this role, signed in once to make a personal token; returns the token. */
+    public static String userToken(String name, String role) {
+        String password = "pw-" + java.util.UUID.randomUUID();
+        given().contentType("application/json")
+                .body(java.util.Map.of("username", name, "password", password, "roles", java.util.List.of(role)))
+                .post("/api/admin/users").then().statusCode(201);
+        String session = given().header("Authorization", "").contentType("application/json")
+                .body(java.util.Map.of("username", name, "password", password)).post("/api/auth/login")
+                .then().statusCode(200).extract().cookie("crashlab_session");
+        return given().header("Authorization", "").cookie("crashlab_session", session).contentType("application/json")
+                .body(java.util.Map.of("name", "test")).post("/api/tokens").then().statusCode(201).extract().path("secret");
     }
 }

@@ -1,5 +1,6 @@
 package dev.crashlab.web;
 
+import static dev.crashlab.testing.TestAuth.userToken;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,17 +25,6 @@ class BundleListAndUploaderTest {
 
     static final Path CUDNN = Path.of("src/test/resources/kb-fixtures/cudnn-version-mismatch");
 
-    /** A new account with these roles and a personal token; returns the token. */
-    static String userToken(String name, String role) {
-        String password = "pw-" + UUID.randomUUID();
-        given().contentType("application/json").body(Map.of("username", name, "password", password, "roles", List.of(role)))
-                .post("/api/admin/users").then().statusCode(201);
-        String session = given().header("Authorization", "").contentType("application/json")
-                .body(Map.of("username", name, "password", password)).post("/api/auth/login")
-                .then().statusCode(200).extract().cookie("crashlab_session");
-        return given().header("Authorization", "").cookie("crashlab_session", session).contentType("application/json")
-                .body(Map.of("name", "test")).post("/api/tokens").then().statusCode(201).extract().path("secret");
-    }
 
     static long uploadLoose(String token, String logName) throws Exception {
         long id = given().header("Authorization", "Bearer " + token)
