@@ -144,6 +144,45 @@ class DiagnoseCommandTest {
                 .isEqualTo("gpu-hardware-fault");
     }
 
+    @Test
+    void retiredPagesAreAFailingGpuOnlyWhenTheJobFailedOnTheGpu() throws Exception {
+        // a data-centre card that retired a few pages long ago, nothing pending, no errors since the driver loaded
+        Path smi = Files.writeString(dir.resolve("nvidia-smi-q.txt"), """
+
+                ==============NVSMI LOG==============
+
+                Driver Version                            : 535.161.08
+                CUDA Version                              : 12.2
+
+                Attached GPUs                             : 1
+                GPU 00000000:3B:00.0
+                    Product Name                          : Tesla V100-PCIE-32GB
+                    FB Memory Usage
+                        Total                             : 32768 MiB
+                        Used                              : 4 MiB
+                    ECC Errors
+                        Volatile
+                            Double Bit
+                                Total                     : 0
+                    Retired Pages
+                        Single Bit ECC                    : 3
+                        Double Bit ECC                    : 1
+                        Pending Page Blacklist            : No
+                """);
+        Path imported = Files.writeString(dir.resolve("import.log"), "Traceback (most recent call last):\n  File \"train.py\", line 3,"
+                + " in <module>\n    import fancyops\nOSError: libfancyops.so: cannot open shared object file: No such file or directory\n");
+        Path launched = Files.writeString(dir.resolve("launch.log"), "Traceback (most recent call last):\n  File \"train.py\", line 140,"
+                + " in <module>\n    loss.backward()\nRuntimeError: CUDA error: unspecified launch failure\n");
+        JsonNode notOnGpu = diagnoseJson(imported, smi);
+        assertThat(notOnGpu.get("hypotheses").get(0).get("id").asText()).as("a job that never ran on the GPU")
+                .isNotEqualTo("gpu-row-remapping");
+        assertThat(notOnGpu.get("hypotheses")).filteredOn(h -> h.get("id").asText().equals("gpu-row-remapping"))
+                .allSatisfy(h -> assertThat(h.get("strength").asText()).as("retired pages alone are not specific").isIn("weak", "none"));
+        JsonNode onGpu = diagnoseJson(launched, smi);
+        assertThat(onGpu.get("hypotheses").get(0).get("id").asText()).as("a launch failure on a GPU with retired pages")
+                .isIn("gpu-row-remapping", "gpu-hardware-fault");
+    }
+
     private static JsonNode diagnoseJson(Path... files) throws Exception {
         List<String> args = new java.util.ArrayList<>(List.of("diagnose", "--json"));
         for (Path f : files) {
