@@ -7,7 +7,6 @@ import dev.crashlab.bundle.BundleRejectedException;
 import dev.crashlab.bundle.BundleUnpacker;
 import dev.crashlab.bundle.UnpackLimits;
 import dev.crashlab.fact.Fact;
-import dev.crashlab.fact.Facts;
 import dev.crashlab.parse.ArtifactFacts;
 import dev.crashlab.parse.ParseInput;
 import dev.crashlab.repro.ByteSize;
@@ -126,7 +125,7 @@ final class ReproCommand implements Callable<Integer> {
         MemoryEstimate estimate = MemoryEstimator.estimate(spec);
         if (estimateOnly) {
             if (json) {
-                out.println(ReproJson.mapper().writeValueAsString(estimate));
+                out.println(ReproJson.pretty().writeValueAsString(estimate));
             } else {
                 printEstimate(estimate, out);
                 printNotes(spec, out);
@@ -165,7 +164,7 @@ final class ReproCommand implements Callable<Integer> {
             ObjectNode root = ReproJson.mapper().valueToTree(result);
             ArrayNode notes = root.putArray("notes");
             spec.notes().forEach(notes::add);
-            out.println(ReproJson.mapper().writeValueAsString(root));
+            out.println(ReproJson.pretty().writeValueAsString(root));
         } else {
             printResult(result, out);
             printNotes(spec, out);
@@ -197,7 +196,7 @@ final class ReproCommand implements Callable<Integer> {
 
     private static JsonNode parseQuietly(String text) {
         try {
-            return Facts.json().readTree(text);
+            return ReproJson.mapper().readTree(text);
         } catch (IOException notJson) {
             return null;
         }

@@ -19,6 +19,7 @@ import dev.crashlab.domain.DomainException;
 import dev.crashlab.repro.jobs.JobFinished;
 import dev.crashlab.repro.jobs.ReproJob;
 import dev.crashlab.repro.ReplayOutcomes;
+import dev.crashlab.repro.ReproJson;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
@@ -147,9 +148,9 @@ public class DiagnosisService {
                 continue;
             }
             try {
-                ReplayOutcomes.of(job.id, job.state.wire(), Facts.json().readTree(job.resultJson)).ifPresent(out::add);
-            } catch (JsonProcessingException e) {
-                LOG.warnf("repro job %d has a result that is not JSON; left out of the diagnosis", job.id);
+                ReplayOutcomes.of(job.id, job.state.wire(), ReproJson.readJobResult(job.resultJson)).ifPresent(out::add);
+            } catch (IllegalArgumentException e) {
+                LOG.warnf("repro job %d has a result that does not read (%s); left out of the diagnosis", job.id, e.getMessage());
             }
         }
         return out;

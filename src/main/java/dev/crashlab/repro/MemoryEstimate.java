@@ -1,5 +1,7 @@
 package dev.crashlab.repro;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.List;
 
 /**
@@ -27,6 +29,7 @@ import java.util.List;
  * @param assumptions what the estimate assumed, in words
  * @param notModelled what the estimate leaves out, in words (so the number is read as a floor, not a promise)
  */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record MemoryEstimate(ReproSpec.Mode mode, List<LayerMemory> layers, long weightBytes, long gradientBytes,
         long optimizerBytes, long activationBytes, long transientBytes, long totalBytes, Long availableBytes,
         long frameworkReserveBytes, Boolean fits, List<String> assumptions, List<String> notModelled) {
@@ -53,6 +56,7 @@ public record MemoryEstimate(ReproSpec.Mode mode, List<LayerMemory> layers, long
      *     (float32 operands and output, layout and rounding copies, the kernels' scratch) on this machine's
      *     cores: what a replay's {@code peak_bytes} stays within
      */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record LayerMemory(String name, long activationBytes, long weightBytes, long gradientBytes,
             long optimizerBytes, long workspaceBytes, long transientBytes, long totalBytes, long cpuReplayBytes) {}
 }

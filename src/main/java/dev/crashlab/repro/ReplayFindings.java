@@ -1,5 +1,7 @@
 package dev.crashlab.repro;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.List;
 import java.util.Locale;
 
@@ -21,11 +23,12 @@ import java.util.Locale;
  * @param longestPassMs the longest pass's lower-bound time on the reporter's GPU, null when unknown
  * @param passesOverWatchdog "layer pass" of every pass over the limit
  */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record ReplayFindings(String memory, String time, Boolean exceedsReporterMemory, Integer largestBatchThatFits,
         Boolean exceedsWatchdog, Double longestPassMs, List<String> passesOverWatchdog) {
 
     public ReplayFindings {
-        passesOverWatchdog = List.copyOf(passesOverWatchdog);
+        passesOverWatchdog = passesOverWatchdog == null ? List.of() : List.copyOf(passesOverWatchdog);
     }
 
     /** The findings of {@code spec}, whose estimate is {@code estimate}. */

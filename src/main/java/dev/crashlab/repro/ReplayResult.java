@@ -1,6 +1,8 @@
 package dev.crashlab.repro;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.List;
 import java.util.Locale;
 
@@ -9,7 +11,8 @@ import java.util.Locale;
  *
  * <p>NOTE: the statuses {@code crashed} and {@code timed-out} are set by whoever supervises the process the
  * replay ran in (the child JVM died or ran past its limit); {@link Replay} itself ends in passed, failed or
- * unavailable. Its JSON form is {@link ReproJson#mapper()}'s (snake_case, statuses in lower case).
+ * unavailable. Its JSON form is snake_case with statuses in lower case ({@code @JsonNaming} here, so every mapper
+ * writes the same); a result from a child that stopped early may lack fields, which read as null, 0 or empty.
  *
  * @param status how the replay ended
  * @param backend the backend's name ({@code cpu}, {@code cuda})
@@ -22,6 +25,7 @@ import java.util.Locale;
  * @param findings what the replay shows about the reported crash (memory against the reporter's card, time against
  *     the Windows watchdog on the reporter's GPU); null in results made before it existed
  */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record ReplayResult(Status status, String backend, String device, String reason, long memoryCapBytes,
         long seed, MemoryEstimate estimate, List<LayerResult> layers, ReplayFindings findings) {
 
@@ -29,7 +33,7 @@ public record ReplayResult(Status status, String backend, String device, String 
     public static final double TDR_LIMIT_MS = 2000;
 
     public ReplayResult {
-        layers = List.copyOf(layers);
+        layers = layers == null ? List.of() : List.copyOf(layers);
     }
 
     /** A result without findings (a supervisor's verdict on a replay that never reported). */
@@ -83,6 +87,7 @@ public record ReplayResult(Status status, String backend, String device, String 
      * @param error the device error's or out-of-memory's name ({@code CUDA_ERROR_OUT_OF_MEMORY}), or null
      * @param message the failure in words, or null
      */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record LayerResult(String name, String problem, LayerStatus status, long peakBytes, PassTimes kernelMs,
             Double maxAbsError, boolean tdrRisk, String error, String message) {}
 
@@ -93,6 +98,7 @@ public record ReplayResult(Status status, String backend, String device, String 
      * @param backwardData the input-gradient pass
      * @param backwardFilter the filter-gradient pass
      */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record PassTimes(Double forward, Double backwardData, Double backwardFilter) {
 
         /** The longest pass that ran, or 0. */

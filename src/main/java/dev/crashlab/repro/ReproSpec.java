@@ -1,5 +1,7 @@
 package dev.crashlab.repro;
 
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -8,7 +10,9 @@ import java.util.List;
  * dtype, mixed precision, layout, inference or a training step, the optimizer) and the reporter's GPU memory.
  *
  * <p>NOTE: this is the unit that travels between the UI, the job queue and the child process; its JSON form
- * ({@link ReproSpecJson}, {@code "format": 1}) is documented in README.md ("Reproduction"). {@code notes} say
+ * ({@link ReproSpecJson}, {@code "format": 1}) is documented in README.md ("Reproduction"). Any Jackson mapper
+ * writes and reads a spec in that form (the annotations below), so a record holding one (a claimed job, a job
+ * view, a draft) needs no conversion of its own; reading a bad document fails with every bad field's path. {@code notes} say
  * what {@link ReproSpecs#fromFacts} could not read from the bundle and assumed instead.
  *
  * @param layers the convolution layers, in model order
@@ -21,6 +25,8 @@ import java.util.List;
  * @param reporterGpu the reporter's GPU memory, or null when no bundle file stated it
  * @param notes what was assumed or left out when the spec was made from facts
  */
+@JsonSerialize(using = ReproSpecJson.Serializer.class)
+@JsonDeserialize(using = ReproSpecJson.Deserializer.class)
 public record ReproSpec(List<ReproLayer> layers, int batch, ConvProblem.DType dtype, boolean mixedPrecision,
         ConvProblem.Layout layout, Mode mode, Optimizer optimizer, ReporterGpu reporterGpu, List<String> notes) {
 

@@ -1,12 +1,19 @@
 package dev.crashlab.repro;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import java.io.IOException;
+import java.util.stream.Collectors;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -25,8 +32,6 @@ public final class ReproSpecJson {
 
     /** Largest accepted batch, channel count or spatial size: beyond any real model, small enough to stay in int. */
     static final int MAX_SIZE = 1 << 20;
-
-    private static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
     private static final Set<String> TOP_FIELDS = Set.of("format", "batch", "dtype", "mixed_precision", "layout",
             "mode", "optimizer", "reporter_gpu", "notes", "layers");
@@ -57,7 +62,7 @@ public final class ReproSpecJson {
     public static Read read(String text) {
         JsonNode root;
         try {
-            root = JSON.readTree(text == null ? "" : text);
+            root = ReproJson.mapper().readTree(text == null ? "" : text);
         } catch (JsonProcessingException e) {
             String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column "
                     + e.getLocation().getColumnNr();
@@ -76,7 +81,7 @@ public final class ReproSpecJson {
     /** Writes a spec as an indented document in the current format. */
     public static String write(ReproSpec spec) {
         try {
-            return JSON.writeValueAsString(tree(spec));
+            return ReproJson.pretty().writeValueAsString(tree(spec));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a tree of plain values always serialises", e);
         }
@@ -84,7 +89,7 @@ public final class ReproSpecJson {
 
     /** The spec as a JSON tree in the current format. */
     public static ObjectNode tree(ReproSpec spec) {
-        ObjectNode root = JSON.createObjectNode();
+        ObjectNode root = JsonNodeFactory.instance.objectNode();
         root.put("format", ReproSpec.FORMAT);
         root.put("batch", spec.batch());
         root.put("dtype", spec.dtype().name().toLowerCase(Locale.ROOT));
@@ -118,6 +123,42 @@ public final class ReproSpecJson {
             n.put("transposed", l.transposed());
         }
         return root;
+    }
+
+    /** Writes a {@link ReproSpec} as its document, in whatever JSON a mapper is writing. */
+    public static final class Serializer extends StdSerializer<ReproSpec> {
+        private static final long serialVersionUID = 1L;
+
+        public Serializer() {
+            super(ReproSpec.class);
+        }
+
+        @Override
+        public void serialize(ReproSpec spec, JsonGenerator gen, SerializerProvider provider) throws IOException {
+            gen.writeTree(tree(spec));
+        }
+    }
+
+    /**
+     * Reads a {@link ReproSpec} from its document inside whatever JSON a mapper is reading; a bad document fails the
+     * read with every problem's path ({@code spec: layers[0].kernel: missing}).
+     */
+    public static final class Deserializer extends StdDeserializer<ReproSpec> {
+        private static final long serialVersionUID = 1L;
+
+        public Deserializer() {
+            super(ReproSpec.class);
+        }
+
+        @Override
+        public ReproSpec deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            Read read = read((JsonNode) ctxt.readTree(p));
+            if (!read.ok()) {
+                throw JsonMappingException.from(p, "invalid reproduction spec: "
+                        + read.problems().stream().map(SpecProblem::toString).collect(Collectors.joining("; ")));
+            }
+            return read.spec();
+        }
     }
 
     private static void ints(ArrayNode a, int[] v) {

@@ -4,6 +4,7 @@ import dev.crashlab.account.Caller;
 import dev.crashlab.account.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.crashlab.repro.ReproSpec;
 import dev.crashlab.repro.jobs.JobProgress;
 import dev.crashlab.repro.jobs.JobTarget;
 import dev.crashlab.repro.jobs.JobViews.JobPage;
@@ -60,7 +61,8 @@ public class ReproJobResource {
      * What a client sends to create a job.
      *
      * @param bundleId the bundle the job reproduces; its ConvSpec facts give the spec when none is sent
-     * @param spec the (edited) spec in the reproduction JSON format; optional when a bundle is named
+     * @param spec the (edited) spec in the reproduction JSON format; optional when a bundle is named. Kept as the
+     *     request's tree until {@link SpecDrafts#check} reads it, so that a bad spec is a 422 naming every bad field
      * @param target {@code any} (default), {@code worker:<name>} or {@code gpu:<model>}
      * @param memoryCapBytes the memory to emulate (the reporter's card); null or 0 for none
      */
@@ -84,8 +86,8 @@ public class ReproJobResource {
         if (request.memoryCapBytes() != null && request.memoryCapBytes() < 0) {
             throw badRequest("memoryCapBytes must be positive (or 0 / absent for no cap)");
         }
-        JsonNode spec = request.spec();
-        if (spec == null || spec.isNull()) {
+        ReproSpec spec;
+        if (request.spec() == null || request.spec().isNull()) {
             if (request.bundleId() == null) {
                 throw badRequest("send a spec, or a bundleId whose model facts give one");
             }
@@ -100,7 +102,7 @@ public class ReproJobResource {
             if (request.bundleId() != null) {
                 drafts.requireBundle(request.bundleId());
             }
-            spec = drafts.check(spec).spec();
+            spec = drafts.check(request.spec()).spec();
         }
         Long cap = request.memoryCapBytes() == null || request.memoryCapBytes() == 0 ? null : request.memoryCapBytes();
         Caller caller = dev.crashlab.web.auth.Callers.of(identity);

@@ -2,8 +2,6 @@ package dev.crashlab.repro;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.crashlab.diagnose.Diagnosis;
 import dev.crashlab.diagnose.DiagnosisEngine;
 import dev.crashlab.diagnose.DiagnosisInput;
@@ -73,11 +71,10 @@ class ReplayFindingsCorpusTest {
     }
 
     static Diagnosis diagnose(ReplayResult replay) {
-        ObjectNode result = ReproJson.mapper().createObjectNode();
-        result.set("replay", ReproJson.mapper().valueToTree(replay));
-        JsonNode tree = ReproJson.mapper().valueToTree(result);
+        // through the wire and back, as the job row stores it
+        JobResult result = ReproJson.readJobResult(ReproJson.write(new JobResult(replay, null, "test", "cpu")));
         List<Fact> facts = new ArrayList<>();
-        ReplayOutcome outcome = ReplayOutcomes.of(42, replay.status().label(), tree).orElseThrow();
+        ReplayOutcome outcome = ReplayOutcomes.of(42, replay.status().label(), result).orElseThrow();
         facts.add(outcome);
         return engine.diagnose(new DiagnosisInput(facts, List.of()));
     }

@@ -1,6 +1,7 @@
 package dev.crashlab.repro.jobs;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.crashlab.repro.JobResult;
+import dev.crashlab.repro.ReproSpec;
 import dev.crashlab.repro.worker.JobState;
 import dev.crashlab.repro.worker.WorkerMessages.Device;
 import java.time.Instant;
@@ -14,13 +15,14 @@ public final class JobViews {
     /**
      * One job in full.
      *
-     * @param result {@code {"replay", "child", "worker", "backend"}} once a worker finished it (see
-     *     {@code ReproWorker}); null before
+     * @param spec the spec it replays (its {@code "format": 1} document on the wire); null only for a stored spec
+     *     that this version no longer reads
+     * @param result the replay's result and how the child ended, once a worker finished it; null before
      */
     public record JobView(long id, Long bundleId, JobState state, String target, Long memoryCapBytes, String worker,
             int attempts, int maxAttempts, boolean cancelRequested, String progress, String reason,
-            Instant leaseExpiresAt, Instant createdAt, Instant startedAt, Instant finishedAt, JsonNode spec,
-            JsonNode result) {}
+            Instant leaseExpiresAt, Instant createdAt, Instant startedAt, Instant finishedAt, ReproSpec spec,
+            JobResult result) {}
 
     /** One job in a list (no spec, no result). */
     public record JobSummary(long id, Long bundleId, JobState state, String target, Long memoryCapBytes, String worker,

@@ -4,9 +4,11 @@ import dev.crashlab.config.LabConfig;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crashlab.config.CrashLabConfig;
+import dev.crashlab.repro.JobResult;
+import dev.crashlab.repro.ReproJson;
+import dev.crashlab.repro.ReproSpec;
+import dev.crashlab.repro.ReproSpecJson;
 import dev.crashlab.repro.jobs.JobViews.JobPage;
 import dev.crashlab.repro.jobs.JobViews.JobSummary;
 import dev.crashlab.repro.jobs.JobViews.JobView;
@@ -36,7 +38,9 @@ import java.util.Optional;
  *
  * <p>NOTE: every state change is a conditional update ({@code ... where id = ? and state = ?}), so two
  * workers claiming at once, or a heartbeat racing the lease sweep, cannot both win: on PostgreSQL and
- * H2 the second update waits for the first's row lock and then matches nothing.
+ * H2 the second update waits for the first's row lock and then matches nothing. Specs and results are stored as
+ * their wire JSON ({@link ReproJson}) and read back into their records; a stored spec that this version no longer
+ * reads fails its job at the next claim instead of reaching a worker.
  */
 @ApplicationScoped
 @Transactional
@@ -52,15 +56,12 @@ public class ReproJobService {
     @Inject
     CrashLabConfig config;
 
-    @Inject
-    ObjectMapper json;
-
     private LabConfig lab() {
         return config.lab();
     }
 
     /** Queues a job for {@code spec} on nobody's behalf (tests, tools); the caller has validated the spec. */
-    public JobView create(Long bundleId, JsonNode spec, JobTarget target, Long memoryCapBytes, Instant now) {
+    public JobView create(Long bundleId, ReproSpec spec, JobTarget target, Long memoryCapBytes, Instant now) {
         return create(bundleId, spec, target, memoryCapBytes, null, now);
     }
 
@@ -69,7 +70,7 @@ public class ReproJobService {
      * validated the spec. Refused when the queue is full, or when {@code createdBy} has
      * {@code crashlab.lab.max-queued-per-user} jobs waiting already.
      */
-    public JobView create(Long bundleId, JsonNode spec, JobTarget target, Long memoryCapBytes, String createdBy, Instant now) {
+    public JobView create(Long bundleId, ReproSpec spec, JobTarget target, Long memoryCapBytes, String createdBy, Instant now) {
         if (createdBy != null) {
             long mine = ReproJob.count("createdBy = ?1 and state = ?2", createdBy, JobState.QUEUED);
             if (mine >= lab().maxQueuedPerUser()) {
@@ -85,7 +86,7 @@ public class ReproJobService {
         }
         ReproJob j = new ReproJob();
         j.bundleId = bundleId;
-        j.specJson = write(spec);
+        j.specJson = ReproJson.write(spec);
         if (j.specJson.length() > ReproJob.MAX_JSON) {
             throw new DomainException(DomainException.Kind.TOO_LARGE, "spec-too-large", "Spec too large", "the spec is " + j.specJson.length()
                     + " characters of JSON; at most " + ReproJob.MAX_JSON + " fit");
@@ -169,13 +170,20 @@ public class ReproJobService {
             if (!JobTarget.parse(j.target).admits(worker)) {
                 continue;
             }
+            ReproSpecJson.Read spec = ReproSpecJson.read(j.specJson);
+            if (!spec.ok()) {
+                ReproJob.update("state = ?1, reason = ?2, finishedAt = ?3, updatedAt = ?3 where id = ?4 and state = ?5",
+                        JobState.FAILED, truncate("its stored spec no longer reads: " + spec.problems().getFirst(), 2000),
+                        now, j.id, JobState.QUEUED);
+                continue;
+            }
             int won = ReproJob.update("state = ?1, worker = ?2, leaseExpiresAt = ?3, attempts = attempts + 1,"
                     + " cancelRequested = false, progress = null, updatedAt = ?4 where id = ?5 and state = ?6",
                     JobState.CLAIMED, worker.worker(), lease, now, j.id, JobState.QUEUED);
             if (won == 1) {
                 ReproJob.getEntityManager().refresh(j);
                 w.currentJob = j.id;
-                return Optional.of(new ClaimedJob(j.id, read(j.specJson), j.memoryCapBytes, j.attempts,
+                return Optional.of(new ClaimedJob(j.id, spec.spec(), j.memoryCapBytes, j.attempts,
                         Math.max(1, lab().lease().toSeconds())));
             }
         }
@@ -211,7 +219,7 @@ public class ReproJobService {
                             + (done.state() == null ? "none" : done.state().wire()));
         }
         ReproJob j = require(id);
-        String result = done.result() == null ? null : write(done.result());
+        String result = done.result() == null ? null : ReproJson.write(done.result());
         if (result != null && result.length() > ReproJob.MAX_JSON) {
             throw new DomainException(DomainException.Kind.TOO_LARGE, "result-too-large", "Result too large", "the result is "
                     + result.length() + " characters of JSON; at most " + ReproJob.MAX_JSON + " fit");
@@ -282,7 +290,7 @@ public class ReproJobService {
             w.firstSeen = now;
         }
         w.backend = truncate(req.backend() == null ? "unknown" : req.backend(), 32);
-        String devices = write(json.valueToTree(req.devices()));
+        String devices = ReproJson.write(req.devices());
         w.devicesJson = devices.length() > 8000 ? "[]" : devices;
         w.version = req.version() == null ? null : truncate(req.version(), 64);
         w.lastSeen = now;
@@ -313,7 +321,7 @@ public class ReproJobService {
     private JobView view(ReproJob j) {
         return new JobView(j.id, j.bundleId, j.state, j.target, j.memoryCapBytes, j.worker, j.attempts, j.maxAttempts,
                 j.cancelRequested, j.progress, j.reason, j.leaseExpiresAt, j.createdAt, j.startedAt, j.finishedAt,
-                read(j.specJson), j.resultJson == null ? null : read(j.resultJson));
+                ReproSpecJson.read(j.specJson).spec(), result(j));
     }
 
     private static JobSummary summary(ReproJob j) {
@@ -321,27 +329,23 @@ public class ReproJobService {
                 j.reason, j.createdAt, j.finishedAt);
     }
 
-    private List<Device> devices(String text) {
+    private static List<Device> devices(String text) {
         try {
-            return json.readValue(text, new TypeReference<List<Device>>() {});
+            return ReproJson.mapper().readValue(text, new TypeReference<List<Device>>() {});
         } catch (JsonProcessingException e) {
             return List.of();
         }
     }
 
-    private JsonNode read(String text) {
-        try {
-            return json.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("stored JSON does not parse: " + e.getOriginalMessage(), e);
+    // Every stored result was written by ReproJson (see ReproJson.readJobResult); one that does not read shows as none.
+    private static JobResult result(ReproJob j) {
+        if (j.resultJson == null) {
+            return null;
         }
-    }
-
-    private String write(JsonNode node) {
         try {
-            return json.writeValueAsString(node);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
+            return ReproJson.readJobResult(j.resultJson);
+        } catch (IllegalArgumentException e) {
+            return null;
         }
     }
 

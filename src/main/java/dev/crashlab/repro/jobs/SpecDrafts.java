@@ -5,8 +5,8 @@ import dev.crashlab.bundle.BundleService;
 import dev.crashlab.fact.Fact;
 import dev.crashlab.facts.BundleFacts;
 import dev.crashlab.facts.store.StoredFacts;
+import dev.crashlab.repro.MemoryEstimate;
 import dev.crashlab.repro.MemoryEstimator;
-import dev.crashlab.repro.ReproJson;
 import dev.crashlab.repro.ReproSpec;
 import dev.crashlab.repro.ReproSpecJson;
 import dev.crashlab.repro.ReproSpecs;
@@ -31,12 +31,13 @@ public class SpecDrafts {
      * A bundle's spec, as the Reproduce panel first shows it.
      *
      * @param bundleId the bundle
-     * @param spec the spec in the reproduction JSON format; null when the facts hold no convolution
+     * @param spec the spec (its {@code "format": 1} document on the wire); null when the facts hold no convolution
      * @param notes what the extraction assumed or could not read
      * @param estimate the memory estimate of the spec (snake_case, as in replay results); null without a spec
      * @param suggestedMemoryCapBytes the reporter's card's memory, to emulate; null when no file stated it
      */
-    public record Draft(long bundleId, JsonNode spec, List<String> notes, JsonNode estimate, Long suggestedMemoryCapBytes) {}
+    public record Draft(long bundleId, ReproSpec spec, List<String> notes, MemoryEstimate estimate,
+            Long suggestedMemoryCapBytes) {}
 
     /**
      * A spec checked and sized.
@@ -44,7 +45,7 @@ public class SpecDrafts {
      * @param spec the spec, normalised (explicit padding, every field written)
      * @param estimate its memory estimate
      */
-    public record Checked(JsonNode spec, JsonNode estimate) {}
+    public record Checked(ReproSpec spec, MemoryEstimate estimate) {}
 
     /** Returns the spec the bundle's stored facts give (the blobs are not read again). */
     public Draft draft(long bundleId) {
@@ -59,8 +60,7 @@ public class SpecDrafts {
         if (spec.layers().isEmpty()) {
             return new Draft(bundleId, null, spec.notes(), null, cap);
         }
-        return new Draft(bundleId, ReproSpecJson.tree(spec), spec.notes(),
-                ReproJson.mapper().valueToTree(MemoryEstimator.estimate(spec)), cap);
+        return new Draft(bundleId, spec, spec.notes(), MemoryEstimator.estimate(spec), cap);
     }
 
     /** Fails with 404 unless the bundle exists. */
@@ -70,14 +70,16 @@ public class SpecDrafts {
         }
     }
 
-    /** Checks a spec (422 naming each bad field) and returns it normalised with its estimate. */
+    /**
+     * Checks a spec document as a request carried it (422 naming each bad field) and returns it with its estimate; the
+     * spec is written back normalised (explicit padding, every field).
+     */
     public Checked check(JsonNode spec) {
         ReproSpecJson.Read read = ReproSpecJson.read(spec);
         if (!read.ok()) {
             throw new DomainException(DomainException.Kind.UNPROCESSABLE, "bad-spec", "Invalid reproduction spec", read.problems().stream()
                     .map(SpecProblem::toString).collect(Collectors.joining("; ")));
         }
-        return new Checked(ReproSpecJson.tree(read.spec()),
-                ReproJson.mapper().valueToTree(MemoryEstimator.estimate(read.spec())));
+        return new Checked(read.spec(), MemoryEstimator.estimate(read.spec()));
     }
 }

@@ -1,5 +1,6 @@
 package dev.crashlab.repro.worker;
 
+import dev.crashlab.repro.JobResult;
 import java.util.Locale;
 
 /**
@@ -45,6 +46,12 @@ public record ChildExit(Ending ending, Integer exitCode, String signal, long dur
             return null;
         }
         return n < SIGNALS.length ? SIGNALS[n] : "signal " + n;
+    }
+
+    /** This ending as the job result reports it. */
+    public JobResult.Child wire() {
+        return new JobResult.Child(ending.name().toLowerCase(Locale.ROOT).replace('_', '-'), exitCode, signal,
+                durationMillis, describe(), logTail);
     }
 
     /** Says in words how the child ended, for the job's reason and the UI. */

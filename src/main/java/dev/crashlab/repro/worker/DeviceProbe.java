@@ -1,7 +1,8 @@
 package dev.crashlab.repro.worker;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.crashlab.repro.ReproJson;
 import dev.crashlab.repro.worker.WorkerMessages.Device;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,6 +24,17 @@ public final class DeviceProbe {
 
     private DeviceProbe() {}
 
+    /**
+     * What the probing child writes (snake_case).
+     *
+     * @param backend the backend probed
+     * @param device the device's name, or the backend's when it is unavailable
+     * @param memoryBytes the device's memory, where known
+     * @param unavailableReason why the backend cannot run here, or null
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Probe(String backend, String device, Long memoryBytes, String unavailableReason) {}
+
     /** Probes the backend of {@code settings} in a child JVM. */
     public static List<Device> probe(WorkerSettings settings) {
         String what = settings.backend() + " backend";
@@ -36,10 +48,9 @@ public final class DeviceProbe {
                 if (exit.ending() != ChildExit.Ending.EXITED || exit.exitCode() != 0 || Files.size(result) == 0) {
                     return List.of(new Device(what, null, "device probe failed: " + exit.describe()));
                 }
-                JsonNode probe = JsonMapper.builder().build().readTree(result.toFile());
-                return List.of(new Device(probe.path("device").asText(what),
-                        probe.hasNonNull("memory_bytes") ? probe.get("memory_bytes").asLong() : null,
-                        probe.hasNonNull("unavailable_reason") ? probe.get("unavailable_reason").asText() : null));
+                Probe probe = ReproJson.mapper().readValue(result.toFile(), Probe.class);
+                return List.of(new Device(probe.device() == null ? what : probe.device(), probe.memoryBytes(),
+                        probe.unavailableReason()));
             } finally {
                 Files.deleteIfExists(result);
                 Files.deleteIfExists(log);

@@ -2,7 +2,7 @@ package dev.crashlab.repro.worker;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.crashlab.repro.ReproJson;
 import dev.crashlab.repro.worker.WorkerMessages.ClaimRequest;
 import dev.crashlab.repro.worker.WorkerMessages.ClaimedJob;
 import dev.crashlab.repro.worker.WorkerMessages.Completion;
@@ -25,7 +25,7 @@ import java.util.Optional;
  */
 public final class HttpJobSource implements JobSource {
 
-    private static final ObjectMapper JSON = JsonMapper.builder().findAndAddModules().build();
+    private static final ObjectMapper JSON = ReproJson.mapper();
 
     private final URI server;
     private final String token;

@@ -1,6 +1,5 @@
 package dev.crashlab.repro.worker;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.crashlab.repro.ConvBackend;
 import dev.crashlab.repro.CpuConvBackend;
 import dev.crashlab.repro.MemoryEstimator;
@@ -62,16 +61,14 @@ public final class ReplayChild {
             ReproSpecJson.Read read = ReproSpecJson.read(Files.readString(Path.of(specPath),
                     StandardCharsets.UTF_8));
             if (!read.ok()) {
-                ObjectNode invalid = ReproJson.mapper().createObjectNode();
-                invalid.put("status", "failed");
-                invalid.put("backend", backendName);
-                invalid.put("reason", "invalid spec: " + read.problems().stream().map(Object::toString)
-                        .collect(Collectors.joining("; ")));
-                Files.writeString(result, ReproJson.mapper().writeValueAsString(invalid));
+                ReplayResult invalid = new ReplayResult(ReplayResult.Status.FAILED, backendName, null, "invalid spec: "
+                        + read.problems().stream().map(Object::toString).collect(Collectors.joining("; ")), cap,
+                        Replay.DEFAULT_SEED, null, List.of());
+                Files.writeString(result, ReproJson.write(invalid));
                 return 0;
             }
             ReplayResult r = replay(read.spec(), backendName, cap, out);
-            Files.writeString(result, ReproJson.mapper().writeValueAsString(r));
+            Files.writeString(result, ReproJson.write(r));
             return 0;
         } catch (IOException | RuntimeException e) {
             // a failure of this process itself: the worker records it as a crash, with this line in the log tail
@@ -113,24 +110,17 @@ public final class ReplayChild {
         }
     }
 
-    private static String probe(String backendName) throws IOException {
-        ObjectNode probe = ReproJson.mapper().createObjectNode();
-        probe.put("backend", backendName);
+    private static String probe(String backendName) {
         Opened opened = open(backendName);
         if (opened.backend() == null) {
-            probe.put("device", backendName + " backend");
-            probe.put("unavailable_reason", opened.why());
-        } else {
-            try (ConvBackend b = opened.backend()) {
-                String why = b.unavailableReason().orElse(null);
-                probe.put("device", why == null ? b.device() : backendName + " backend");
-                probe.put("unavailable_reason", why);
-                if (why == null && b instanceof CpuConvBackend) {
-                    probe.put("memory_bytes", Runtime.getRuntime().maxMemory());
-                }
-            }
+            return ReproJson.write(new DeviceProbe.Probe(backendName, backendName + " backend", null, opened.why()));
         }
-        return ReproJson.mapper().writeValueAsString(probe);
+        try (ConvBackend b = opened.backend()) {
+            String why = b.unavailableReason().orElse(null);
+            Long memory = why == null && b instanceof CpuConvBackend ? Runtime.getRuntime().maxMemory() : null;
+            return ReproJson.write(new DeviceProbe.Probe(backendName, why == null ? b.device() : backendName + " backend",
+                    memory, why));
+        }
     }
 
     /** A backend, or why there is none. */

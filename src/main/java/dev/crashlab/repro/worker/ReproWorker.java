@@ -1,9 +1,9 @@
 package dev.crashlab.repro.worker;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.crashlab.repro.JobResult;
+import dev.crashlab.repro.ReplayResult;
+import dev.crashlab.repro.ReproJson;
+import dev.crashlab.repro.ReproSpecJson;
 import dev.crashlab.repro.worker.WorkerMessages.ClaimRequest;
 import dev.crashlab.repro.worker.WorkerMessages.ClaimedJob;
 import dev.crashlab.repro.worker.WorkerMessages.Completion;
@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -25,15 +24,14 @@ import java.util.stream.Stream;
  * Claims reproduction jobs one at a time and runs each in a child JVM under a wall-clock limit,
  * heart-beating while it runs, and reports how it ended: the replay's result, or how the child died.
  *
- * <p>NOTE: the completion's result is {@code {"replay": <the child's result JSON, or null>, "child":
- * {"ending", "exit_code", "signal", "duration_ms", "log_tail"}, "worker", "backend"}}. A child that
+ * <p>NOTE: the completion's result is a {@link JobResult}: the child's {@link ReplayResult} (read back from its result
+ * file; null when it wrote none that reads), how the child ended, the worker and the backend. A child that
  * exits 0 with a result file ended as its replay says ({@code unavailable} becomes {@code failed}); any
  * other exit is {@code crashed}. When the worker itself stops mid-job it kills the child and reports
  * nothing: the lease runs out and the server gives the job to another worker.
  */
 public final class ReproWorker implements Runnable {
 
-    private static final ObjectMapper JSON = JsonMapper.builder().findAndAddModules().build();
     private static final Duration SLICE = Duration.ofMillis(100);
 
     private final JobSource source;
@@ -127,7 +125,7 @@ public final class ReproWorker implements Runnable {
         Path dir = Files.createDirectories(settings.scratch()).resolve("job-" + job.id() + "-" + job.attempt());
         Files.createDirectories(dir);
         try {
-            Path spec = Files.writeString(dir.resolve("spec.json"), JSON.writeValueAsString(job.spec()));
+            Path spec = Files.writeString(dir.resolve("spec.json"), ReproSpecJson.write(job.spec()));
             Path result = dir.resolve("result.json");
             List<String> args = new ArrayList<>(List.of(ChildProtocol.SPEC, spec.toString(),
                     ChildProtocol.RESULT, result.toString(), ChildProtocol.BACKEND, settings.backend()));
@@ -191,12 +189,12 @@ public final class ReproWorker implements Runnable {
 
     // How the job ended, from how the child ended and what it wrote.
     private Completion judge(ChildExit exit, Path resultFile) {
-        JsonNode replay = null;
+        ReplayResult replay = null;
         if (exit.ending() == ChildExit.Ending.EXITED && Files.isRegularFile(resultFile)) {
             try {
-                replay = JSON.readTree(resultFile.toFile());
+                replay = ReproJson.mapper().readValue(resultFile.toFile(), ReplayResult.class);
             } catch (IOException e) {
-                replay = null;
+                replay = null; // judged below as a child that wrote no result
             }
         }
         return switch (exit.ending()) {
@@ -205,19 +203,19 @@ public final class ReproWorker implements Runnable {
             case CANCELLED -> completion(JobState.CANCELLED, exit.describe(), replay, exit);
             case NOT_STARTED -> completion(JobState.FAILED, exit.describe(), replay, exit);
             case EXITED -> {
-                if (exit.exitCode() != 0 || replay == null || !replay.hasNonNull("status")) {
+                if (exit.exitCode() != 0 || replay == null || replay.status() == null) {
                     String why = exit.exitCode() == 0 ? exit.describe() + " but wrote no result" : exit.describe();
                     yield completion(JobState.CRASHED, why, replay, exit);
                 }
-                String status = replay.get("status").asText();
-                String reason = replay.hasNonNull("reason") ? replay.get("reason").asText() : "the replay " + status;
-                JobState state = switch (status.toLowerCase(Locale.ROOT)) {
-                    case "passed" -> JobState.PASSED;
-                    case "crashed" -> JobState.CRASHED;
-                    case "timed-out", "timed_out" -> JobState.TIMED_OUT;
-                    default -> JobState.FAILED; // failed, unavailable, or a status this worker does not know
+                ReplayResult.Status status = replay.status();
+                String reason = replay.reason() != null ? replay.reason() : "the replay " + status.label();
+                JobState state = switch (status) {
+                    case PASSED -> JobState.PASSED;
+                    case CRASHED -> JobState.CRASHED;
+                    case TIMED_OUT -> JobState.TIMED_OUT;
+                    case FAILED, UNAVAILABLE -> JobState.FAILED;
                 };
-                if (status.equalsIgnoreCase("unavailable")) {
+                if (status == ReplayResult.Status.UNAVAILABLE) {
                     reason = "backend unavailable on " + settings.name() + ": " + reason;
                 }
                 yield completion(state, reason, replay, exit);
@@ -225,23 +223,9 @@ public final class ReproWorker implements Runnable {
         };
     }
 
-    private Completion completion(JobState state, String reason, JsonNode replay, ChildExit exit) {
-        ObjectNode result = JSON.createObjectNode();
-        result.set("replay", replay);
-        ObjectNode child = result.putObject("child");
-        child.put("ending", exit.ending().name().toLowerCase(Locale.ROOT).replace('_', '-'));
-        if (exit.exitCode() == null) {
-            child.putNull("exit_code");
-        } else {
-            child.put("exit_code", exit.exitCode());
-        }
-        child.put("signal", exit.signal());
-        child.put("duration_ms", exit.durationMillis());
-        child.put("description", exit.describe());
-        child.put("log_tail", exit.logTail());
-        result.put("worker", settings.name());
-        result.put("backend", settings.backend());
-        return new Completion(settings.name(), state, reason, result);
+    private Completion completion(JobState state, String reason, ReplayResult replay, ChildExit exit) {
+        return new Completion(settings.name(), state, reason,
+                new JobResult(replay, exit.wire(), settings.name(), settings.backend()));
     }
 
     private static void deleteTree(Path dir) {

@@ -1,12 +1,17 @@
 package dev.crashlab.repro.worker;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.crashlab.repro.JobResult;
+import dev.crashlab.repro.ReproSpec;
 import java.time.Instant;
 import java.util.List;
 
 /**
  * Holds the messages of the worker protocol (claim, heartbeat, complete), shared by the server's
  * resource and the worker's HTTP client so both sides read the same JSON.
+ *
+ * <p>NOTE: these are the wire types: camelCase field names; the spec inside a claimed job is its
+ * {@code "format": 1} document and the result inside a completion is snake_case, as their own types say
+ * ({@link ReproSpec}, {@link JobResult}), whichever mapper writes them.
  */
 public final class WorkerMessages {
 
@@ -39,12 +44,12 @@ public final class WorkerMessages {
      * The job a worker got.
      *
      * @param id the job's id
-     * @param spec the reproduction spec (the {@code repro} JSON format)
+     * @param spec the reproduction spec (its {@code "format": 1} document on the wire)
      * @param memoryCapBytes the memory cap emulating the reporter's card; null for none
      * @param attempt which attempt this is (1-based)
      * @param leaseSeconds how long the claim holds without a heartbeat
      */
-    public record ClaimedJob(long id, JsonNode spec, Long memoryCapBytes, int attempt, long leaseSeconds) {}
+    public record ClaimedJob(long id, ReproSpec spec, Long memoryCapBytes, int attempt, long leaseSeconds) {}
 
     /**
      * A worker says it is still on a job.
@@ -69,7 +74,7 @@ public final class WorkerMessages {
      * @param worker the worker's name
      * @param state a final state
      * @param reason one sentence on why it ended so
-     * @param result the replay result and the child's exit record (see {@link ReproWorker})
+     * @param result the replay result and how the child ended; null when there is none to report
      */
-    public record Completion(String worker, JobState state, String reason, JsonNode result) {}
+    public record Completion(String worker, JobState state, String reason, JobResult result) {}
 }

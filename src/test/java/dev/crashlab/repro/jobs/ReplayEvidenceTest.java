@@ -3,15 +3,14 @@ package dev.crashlab.repro.jobs;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.crashlab.repro.ConvBackend;
 import dev.crashlab.repro.ConvBackends;
 import dev.crashlab.repro.Replay;
 import dev.crashlab.repro.ReplayResult;
-import dev.crashlab.repro.ReproJson;
+import dev.crashlab.repro.JobResult;
 import dev.crashlab.repro.ReproSpec;
 import dev.crashlab.repro.ReproSpecJson;
+import dev.crashlab.repro.worker.ChildExit;
 import dev.crashlab.repro.worker.JobState;
 import dev.crashlab.repro.worker.WorkerMessages.ClaimRequest;
 import dev.crashlab.repro.worker.WorkerMessages.ClaimedJob;
@@ -51,9 +50,6 @@ class ReplayEvidenceTest {
     @Inject
     ReproJobService jobs;
 
-    @Inject
-    ObjectMapper json;
-
     @Test
     void anOutOfMemoryReplayRaisesGpuOomWithTheJobAsSource() throws Exception {
         int bundleId = given().multiPart("file", "crash.log", LOG.getBytes(StandardCharsets.UTF_8), "text/plain")
@@ -72,12 +68,10 @@ class ReplayEvidenceTest {
 
         String worker = "evidence-" + UUID.randomUUID().toString().substring(0, 8);
         Instant t0 = Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.MILLIS);
-        long jobId = jobs.create((long) bundleId, json.readTree(SPEC), JobTarget.parse("worker:" + worker), 64L << 10, t0).id();
+        long jobId = jobs.create((long) bundleId, spec, JobTarget.parse("worker:" + worker), 64L << 10, t0).id();
         Optional<ClaimedJob> claimed = jobs.claim(new ClaimRequest(worker, "cpu", List.of(), "test"), t0);
         assertThat(claimed).map(ClaimedJob::id).contains(jobId);
-        ObjectNode result = json.createObjectNode();
-        result.set("replay", ReproJson.mapper().valueToTree(replay));
-        result.putObject("child").put("ending", "exited").put("exit_code", 0);
+        JobResult result = new JobResult(replay, ChildExit.of(ChildExit.Ending.EXITED, 0, 1500, "").wire(), worker, "cpu");
         jobs.complete(jobId, new Completion(worker, JobState.FAILED, "out of memory under the cap", result), t0.plusSeconds(5));
 
         JsonPath after = diagnosis(bundleId);

@@ -3,8 +3,11 @@ package dev.crashlab.repro.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crashlab.repro.JobResult;
+import dev.crashlab.repro.ReplayResult;
+import dev.crashlab.repro.ReproJson;
+import dev.crashlab.repro.ReproSpec;
+import dev.crashlab.repro.ReproSpecJson;
 import dev.crashlab.repro.jobs.JobViews.JobView;
 import dev.crashlab.repro.jobs.JobViews.SweepReport;
 import dev.crashlab.repro.worker.JobState;
@@ -46,9 +49,6 @@ class ReproJobLifecycleTest {
     @Inject
     ReproJobService jobs;
 
-    @Inject
-    ObjectMapper json;
-
     final Instant t0 = Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.MILLIS);
     final String run = UUID.randomUUID().toString().substring(0, 8);
 
@@ -56,8 +56,10 @@ class ReproJobLifecycleTest {
         return worker + "-" + run;
     }
 
-    private JsonNode spec() throws Exception {
-        return json.readTree("{\"format\":1,\"test\":\"" + run + "\"}");
+    // A spec whose one layer is named after this run, so that a test knows its own jobs' specs.
+    private ReproSpec spec() {
+        return ReproSpecJson.read("{\"format\":1,\"batch\":1,\"layers\":[{\"name\":\"" + run
+                + "\",\"in_channels\":1,\"out_channels\":1,\"input\":[4,4],\"kernel\":[3,3]}]}").spec();
     }
 
     private JobView queue(String target) throws Exception {
@@ -85,13 +87,14 @@ class ReproJobLifecycleTest {
         JobView job = queue("worker:" + w);
         assertThat(job.state()).isEqualTo(JobState.QUEUED);
         assertThat(job.attempts()).isZero();
-        assertThat(job.spec().get("test").asText()).isEqualTo(run);
+        assertThat(job.spec()).isEqualTo(spec());
+        assertThat(job.spec().layers().getFirst().name()).isEqualTo(run);
 
         ClaimedJob claimed = claimOwn(w, t0).orElseThrow();
         assertThat(claimed.id()).isEqualTo(job.id());
         assertThat(claimed.attempt()).isEqualTo(1);
         assertThat(claimed.memoryCapBytes()).isEqualTo(6L << 30);
-        assertThat(claimed.spec().get("test").asText()).isEqualTo(run);
+        assertThat(claimed.spec()).isEqualTo(spec());
         JobView held = jobs.find(job.id()).orElseThrow();
         assertThat(held.state()).isEqualTo(JobState.CLAIMED);
         assertThat(held.worker()).isEqualTo(w);
@@ -106,7 +109,8 @@ class ReproJobLifecycleTest {
         assertThat(running.progress()).isEqualTo("layer 1/3 forward");
         assertThat(running.startedAt()).isEqualTo(t0.plusSeconds(1));
 
-        JsonNode result = json.readTree("{\"replay\":{\"status\":\"passed\"},\"child\":{\"exit_code\":0}}");
+        JobResult result = ReproJson.readJobResult("{\"replay\":{\"status\":\"passed\"},\"child\":{\"exit_code\":0}}");
+        assertThat(result.replay().status()).isEqualTo(ReplayResult.Status.PASSED);
         JobView done = jobs.complete(job.id(), new Completion(w, JobState.PASSED, "every layer matched", result), t0.plusSeconds(2));
         assertThat(done.state()).isEqualTo(JobState.PASSED);
         assertThat(done.reason()).isEqualTo("every layer matched");
@@ -163,6 +167,21 @@ class ReproJobLifecycleTest {
                 assertThat(after.finishedAt()).isEqualTo(at);
             }
         }
+    }
+
+    @Test
+    void aStoredSpecThatNoLongerReadsFailsItsJobInsteadOfReachingAWorker() throws Exception {
+        String w = name("w-old-spec");
+        JobView job = queue("worker:" + w);
+        // as if stored by a version that accepted a field this one does not know
+        io.quarkus.narayana.jta.QuarkusTransaction.requiringNew().run(() -> ReproJob.update(
+                "specJson = ?1 where id = ?2", "{\"format\":1,\"batch\":1,\"layers\":[],\"future_field\":true}", job.id()));
+        assertThat(claimOwn(w, t0)).isEmpty();
+        JobView failed = jobs.find(job.id()).orElseThrow();
+        assertThat(failed.state()).isEqualTo(JobState.FAILED);
+        assertThat(failed.reason()).startsWith("its stored spec no longer reads: ");
+        assertThat(failed.spec()).isNull();
+        assertThat(failed.attempts()).isZero();
     }
 
     @Test

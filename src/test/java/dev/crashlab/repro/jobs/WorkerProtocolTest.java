@@ -209,6 +209,29 @@ class WorkerProtocolTest {
     }
 
     @Test
+    void specsAndEstimatesKeepTheirWireShapes() {
+        String spec = "{\"format\":1,\"batch\":2,\"layers\":[{\"name\":\"c1\",\"in_channels\":3,\"out_channels\":4,"
+                + "\"input\":[8,8],\"kernel\":[3,3],\"padding\":\"same\"}]}";
+        JsonPath checked = given().contentType("application/json").body("{\"spec\":" + spec + "}").post("/api/repro/estimate")
+                .then().statusCode(200).extract().jsonPath();
+        // the spec comes back as its normalised document, the estimate in snake_case
+        assertThat(checked.getInt("spec.format")).isEqualTo(1);
+        assertThat(checked.getList("spec.layers[0].pad_begin", Integer.class)).containsExactly(1, 1);
+        assertThat(checked.getMap("spec.layers[0]")).doesNotContainKey("padding");
+        assertThat(checked.getLong("estimate.total_bytes")).isPositive();
+        assertThat(checked.getMap("estimate.layers[0]")).containsKey("cpu_replay_bytes").doesNotContainKey("cpuReplayBytes");
+        given().contentType("application/json").body("{\"spec\":{\"format\":1,\"layers\":[{\"input\":[8,8]}]}}")
+                .post("/api/repro/estimate").then().statusCode(422).contentType("application/problem+json")
+                .body("detail", containsString("layers[0].kernel: missing"));
+
+        long id = given().contentType("application/json").body("{\"spec\":" + spec + ",\"target\":\"worker:" + name + "\"}")
+                .post("/api/repro/jobs").then().statusCode(201).body("spec.layers[0].pad_end", equalTo(List.of(1, 1)))
+                .extract().<Integer>path("id").longValue();
+        assertThat(job(id).getMap("spec")).isEqualTo(checked.getMap("spec"));
+        given().post("/api/repro/jobs/" + id + "/cancel").then().statusCode(200);
+    }
+
+    @Test
     void badRequestsAreProblemsNotErrors() {
         given().contentType("application/json").body("{\"target\":\"any\"}").post("/api/repro/jobs")
                 .then().statusCode(400).contentType("application/problem+json").body("detail", containsString("spec"));
