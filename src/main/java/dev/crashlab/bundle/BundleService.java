@@ -14,6 +14,7 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import jakarta.persistence.LockModeType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -262,6 +263,16 @@ public class BundleService {
         }
     }
 
+    /**
+     * Locks the bundle's row until the caller's transaction ends; false when there is no such bundle. A transaction
+     * that writes rows about a bundle (its facts, its diagnosis) locks it first, as {@link #delete} does: a delete then
+     * waits for those rows and removes them with the bundle, or the writer finds the bundle gone, and the two never
+     * deadlock. Needs an active transaction.
+     */
+    public boolean lockRow(long id) {
+        return Bundle.findById(id, LockModeType.PESSIMISTIC_WRITE) != null;
+    }
+
     /** Returns the bundle with its artifacts, if it exists. */
     public Optional<BundleView> find(long id) {
         return QuarkusTransaction.requiringNew().call(
@@ -319,7 +330,7 @@ public class BundleService {
     private boolean deleteGuarded(long id) throws IOException {
         {
             Set<String> hashes = QuarkusTransaction.requiringNew().call(() -> {
-                Bundle b = Bundle.findById(id);
+                Bundle b = Bundle.findById(id, LockModeType.PESSIMISTIC_WRITE); // see lockRow
                 if (b == null) {
                     return null;
                 }

@@ -73,7 +73,11 @@ public class DiagnosisService {
         boolean recomputed = false;
         String stamp = stamp(kb);
         if (row == null || !row.kbFingerprint.equals(stamp)) {
-            row = store(bundleId, compute(bundle.get(), kb), stamp, row);
+            Computed c = compute(bundle.get(), kb);
+            if (!bundles.lockRow(bundleId)) {
+                return Optional.empty(); // deleted meanwhile
+            }
+            row = store(bundleId, c, stamp, row);
             recomputed = true;
         }
         try {
@@ -99,7 +103,10 @@ public class DiagnosisService {
                 Optional<BundleView> bundle = bundles.find(bundleId);
                 if (bundle.isPresent()) {
                     KnowledgeService.Loaded kb = knowledge.current();
-                    store(bundleId, compute(bundle.get(), kb), stamp(kb), BundleDiagnosis.findById(bundleId));
+                    Computed c = compute(bundle.get(), kb);
+                    if (bundles.lockRow(bundleId)) { // else deleted meanwhile
+                        store(bundleId, c, stamp(kb), BundleDiagnosis.findById(bundleId));
+                    }
                 }
             });
         } catch (RuntimeException e) {

@@ -9,6 +9,7 @@ import dev.crashlab.facts.BundleFacts;
 import dev.crashlab.facts.FactsJson;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -31,7 +32,7 @@ public class StoredFacts {
      */
     public boolean store(long bundleId, BundleFacts read) {
         return QuarkusTransaction.requiringNew().call(() -> {
-            Bundle bundle = Bundle.findById(bundleId);
+            Bundle bundle = Bundle.findById(bundleId, LockModeType.PESSIMISTIC_WRITE); // a delete waits (BundleService.lockRow)
             if (bundle == null) {
                 return false;
             }
