@@ -288,13 +288,14 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
 
       {processing && (
         <div className="alert alert-info" role="status" aria-live="polite" data-testid="bundle-progress">
+          <span className="spinner" aria-hidden="true" />
           <div className="alert-body">
             <p className="alert-title">
               {firstRead ? 'Reading this bundle' : diagnosing ? 'Diagnosing this bundle' : 'Reading this bundle again'}
             </p>
             <p className="alert-detail">
               {diagnosing
-                ? `All ${plural(bundle.progress.artifacts, 'file')} read; working out the likely causes.`
+                ? `${bundle.progress.artifacts === 1 ? 'The file is read' : `All ${plural(bundle.progress.artifacts, 'file')} read`}; working out the likely causes.`
                 : `${bundle.progress.artifactsRead} of ${plural(bundle.progress.artifacts, 'file')} read so far.`}{' '}
               {firstRead || diagnosing
                 ? 'The diagnosis appears here when it is done.'

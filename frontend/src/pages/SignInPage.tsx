@@ -66,9 +66,11 @@ export function LoginPage() {
             onChange={(e) => setPassword(e.target.value)} required />
         </div>
         {error && <ErrorAlert title="Sign-in failed">{error}</ErrorAlert>}
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
+        <div className="actions">
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {busy ? 'Signing in…' : 'Sign in'}
+          </button>
+        </div>
       </form>
       <p className="muted">No account? Ask an admin of this server for one.</p>
     </div>
@@ -136,9 +138,11 @@ export function SetupPage({ code }: { code: string }) {
             onChange={(e) => setAgain(e.target.value)} required />
         </div>
         {error && <ErrorAlert title="Setup failed">{error}</ErrorAlert>}
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Creating…' : 'Create admin and sign in'}
-        </button>
+        <div className="actions">
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {busy ? 'Creating…' : 'Create admin and sign in'}
+          </button>
+        </div>
       </form>
     </div>
   );
