@@ -153,7 +153,9 @@ export function AccountPage() {
                 onChange={(e) => setNext(e.target.value)} required />
             </div>
             {passwordMessage && <p role="status">{passwordMessage}</p>}
-            <button type="submit" className="btn btn-primary">Change password</button>
+            <div className="actions">
+              <button type="submit" className="btn btn-primary">Change password</button>
+            </div>
           </form>
         </section>
       )}

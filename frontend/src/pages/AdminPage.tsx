@@ -109,7 +109,7 @@ function Users() {
           </tbody>
         </table>
       </div>
-      <h3>Add a user</h3>
+      <h3 className="form-heading">Add a user</h3>
       <form onSubmit={onCreate} className="inline-form" data-testid="new-user">
         <div className="field">
           <label htmlFor="new-user-name">User name</label>
