@@ -68,8 +68,8 @@ public final class ConsoleLogParser implements ArtifactParser {
     public static final String LINE_START_PATTERN = "^[WEF][ 0-9]|^[|]";
 
     /** Raw bytes kept of one line: enough for {@link #MAX_LINE} characters of 4-byte UTF-8. */
-    private static final int MAX_LINE_BYTES = 4 * MAX_LINE;
-    private static final int CHUNK = 1 << 20;
+    static final int MAX_LINE_BYTES = 4 * MAX_LINE;
+    static final int CHUNK = 1 << 20;
 
     private final boolean prefilter;
 
@@ -114,8 +114,13 @@ public final class ConsoleLogParser implements ArtifactParser {
         return pass.finish();
     }
 
+    /** Starts a reading fed by {@link SharedLineScan}: it calls {@link Pass#lineAt} per line, then {@link Pass#finish}. */
+    Pass startPass(ParseInput input) {
+        return new Pass(input);
+    }
+
     /** One reading of one artifact: the rules, their state, and the counts for the problems. */
-    private final class Pass {
+    final class Pass {
         private final ParseInput input;
         private final ParseResult.Builder result = new ParseResult.Builder();
         private final FactSink sink = new FactSink();
@@ -252,6 +257,12 @@ public final class ConsoleLogParser implements ArtifactParser {
                     endLine(buf, 0, len, overLong, LiteralScan.anyHigh(buf, 0, len), LITERALS.scan(buf, 0, len), cs);
                 }
             }
+        }
+
+        /** Reads line {@code number}, split by a shared scan that found the rule bits {@code found} in it. */
+        void lineAt(long number, byte[] buf, int start, int end, boolean overLong, boolean high, int found, Charset cs) {
+            lineNumber = number;
+            endLine(buf, start, end, overLong, high, found, cs);
         }
 
         private void endLine(byte[] buf, int start, int end, boolean overLong, boolean high, int found, Charset cs) {

@@ -24,9 +24,11 @@ final class LiteralScan {
     /** bits[state] = rule bits of every literal ending at that state (through failure links too). */
     private final int[] bits;
     private final List<String> literals;
+    private final Map<String, Integer> tagged;
 
     private LiteralScan(Map<String, Integer> literals) {
         this.literals = List.copyOf(literals.keySet());
+        this.tagged = new LinkedHashMap<>(literals);
         List<byte[]> words = new ArrayList<>();
         List<Integer> wordBits = new ArrayList<>();
         boolean[] used = new boolean[256];
@@ -262,6 +264,11 @@ final class LiteralScan {
     int scan(String text) {
         byte[] b = text.getBytes(StandardCharsets.UTF_8);
         return scan(b, 0, b.length);
+    }
+
+    /** Hands each literal and its rule bits to {@code to}, in the order given. */
+    void forEachLiteral(java.util.function.BiConsumer<Integer, String> to) {
+        tagged.forEach((w, b) -> to.accept(b, w));
     }
 
     /** Returns the literals, in the order given. */

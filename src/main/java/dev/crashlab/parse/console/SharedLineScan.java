@@ -1,0 +1,394 @@
+package dev.crashlab.parse.console;
+
+import dev.crashlab.parse.ArtifactLines;
+import dev.crashlab.parse.ArtifactParser;
+import dev.crashlab.parse.LineFedParser;
+import dev.crashlab.parse.ParseInput;
+import dev.crashlab.parse.ParseProblem;
+import dev.crashlab.parse.ParseResult;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.Charset;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Reads ASCII-compatible text (UTF-8, Windows-1252) once for every parser of its type and the text window: one
+ * {@link LiteralScan} automaton over the union of the parsers' literals, each tagged with the parser (and for the
+ * console log, the rule) that wants it, finds the lines and what each holds in the same loop; a line goes to a parser
+ * only when it holds one of that parser's literals or the parser waits for whatever comes next (an open traceback,
+ * statement, table or block), and a line nobody wants is never decoded. The window takes every line's bytes.
+ *
+ * <p>NOTE: gives exactly what each parser gives reading the artifact alone ({@code BundleReaderTest} compares them):
+ * the console log's own prefilter is a part of the union (its bits come first), and the line-fed parsers'
+ * long-line and undecodable-byte problems are counted here as {@link ArtifactLines} counts them (the bytes of a line
+ * past the kept ones are decoded only to count what could not be decoded).
+ */
+public final class SharedLineScan {
+
+    /** The console log's rule bits take the low bits; each line-fed parser two bits after them. */
+    private static final int FIRST_FED_BIT = Integer.numberOfTrailingZeros(ConsoleLogParser.ALL + 1);
+    private static final int MAX_FED = (32 - FIRST_FED_BIT) / 2;
+
+    /** Bytes read at a time: small enough that the lines' second look at them finds them in the cache. */
+    static final int CHUNK = Integer.getInteger("crashlab.p13.chunk", 128 * 1024);
+
+    private static final Map<List<String>, LiteralScan> SCANS = new ConcurrentHashMap<>();
+
+    /** What one shared reading gave: a result per parser (in the order given), and whether the window failed. */
+    public record Result(List<ParseResult> results, boolean windowFailed) {}
+
+    private SharedLineScan() {}
+
+    /** Tells whether these parsers can share one scan: each is the console-log parser or line-fed. */
+    public static boolean canRead(List<ArtifactParser> parsers) {
+        int fed = 0;
+        int console = 0;
+        for (ArtifactParser p : parsers) {
+            if (p instanceof ConsoleLogParser) {
+                console++;
+            } else if (p instanceof LineFedParser) {
+                fed++;
+            } else {
+                return false;
+            }
+        }
+        return console <= 1 && fed <= MAX_FED;
+    }
+
+    static LiteralScan scanFor(List<ArtifactParser> parsers) {
+        List<String> key = parsers.stream().map(ArtifactParser::name).toList();
+        return SCANS.computeIfAbsent(key, k -> {
+            LiteralScan.Builder b = new LiteralScan.Builder();
+            int bit = FIRST_FED_BIT;
+            for (ArtifactParser p : parsers) {
+                if (p instanceof ConsoleLogParser) {
+                    ConsoleLogParser.LITERALS.forEachLiteral((bits, w) -> b.add(bits, w));
+                } else {
+                    LineFedParser f = (LineFedParser) p;
+                    b.add(1 << bit, f.lineLiterals().toArray(String[]::new));
+                    b.add(1 << (bit + 1), f.checkLiterals().toArray(String[]::new));
+                    bit += 2;
+                }
+            }
+            return b.build();
+        });
+    }
+
+    /** A line-fed parser's reading and its own problems and counts. */
+    private static final class Fed {
+        final LineFedParser parser;
+        final LineFedParser.Reading reading;
+        final ParseResult.Builder out = new ParseResult.Builder();
+        final ArtifactLines.Problems problems;
+        final int lineBit;
+        final int checkBit;
+        long replacements;
+        RuntimeException failedWith;
+        Error errorWith;
+
+        Fed(LineFedParser parser, ParseInput input, int bit) {
+            this.parser = parser;
+            this.reading = parser.startReading(input);
+            this.problems = new ArtifactLines.Problems(input, parser.maxLine(), out);
+            this.lineBit = 1 << bit;
+            this.checkBit = 1 << (bit + 1);
+        }
+
+        boolean failed() {
+            return failedWith != null || errorWith != null;
+        }
+    }
+
+    /**
+     * Reads {@code bytes} (past any byte order mark), text in {@code cs}, for every parser in {@code parsers}
+     * ({@link #canRead} must hold) and for {@code window} (null for none).
+     */
+    public static Result read(ParseInput input, InputStream bytes, Charset cs, List<ArtifactParser> parsers,
+                              ArtifactLines.RawLines window) throws IOException {
+        LiteralScan scan = scanFor(parsers);
+        ConsoleLogParser.Pass console = null;
+        Throwable consoleFailed = null;
+        List<Fed> fed = new ArrayList<>();
+        int bit = FIRST_FED_BIT;
+        for (ArtifactParser p : parsers) {
+            if (p instanceof ConsoleLogParser c) {
+                console = c.startPass(input);
+            } else {
+                fed.add(new Fed((LineFedParser) p, input, bit));
+                bit += 2;
+            }
+        }
+        Fed[] feds = fed.toArray(Fed[]::new);
+        boolean windowFailed = false;
+        int windowBytes = window != null ? window.maxLineBytes() : 0;
+
+        final int maxLineBytes = ConsoleLogParser.MAX_LINE_BYTES;
+        byte[] buf = new byte[CHUNK + maxLineBytes];
+        LiteralScan.Lines first = new LiteralScan.Lines();
+        LiteralScan.Lines second = new LiteralScan.Lines();
+        Overflow overflow = feds.length > 0 ? new Overflow(cs) : null;
+        long lineNumber = 0;
+        try (InputStream in = bytes) {
+            int len = 0;
+            boolean overLong = false;
+            boolean pendingCr = false;
+            while (true) {
+                int n = in.readNBytes(buf, len, CHUNK);
+                if (n <= 0) {
+                    break;
+                }
+                len += n;
+                int to = len;
+                while (to > 0 && buf[to - 1] != '\n' && buf[to - 1] != '\r') {
+                    to--;
+                }
+                if (to > 0) {
+                    scan.scanLines(buf, 0, to, first, second);
+                    boolean high = LiteralScan.anyHigh(buf, 0, to);
+                    int start = 0;
+                    for (int half = 0; half < 2; half++) {
+                        LiteralScan.Lines lines = half == 0 ? first : second;
+                        int[] ends = lines.ends;
+                        int[] found = lines.found;
+                        for (int k = 0, count = lines.count; k < count; k++) {
+                            int end = ends[k];
+                            if (pendingCr && start == end && buf[end] == '\n') {
+                                pendingCr = false;
+                                start = end + 1;
+                                continue;
+                            }
+                            lineNumber++;
+                            int keptEnd = Math.min(end, start + maxLineBytes);
+                            boolean lineHigh = high && LiteralScan.anyHigh(buf, start, keptEnd);
+                            int bits = found[k];
+                            if (console != null && consoleFailed == null) {
+                                try {
+                                    console.lineAt(lineNumber, buf, start, end, overLong, lineHigh, bits & ConsoleLogParser.ALL, cs);
+                                } catch (RuntimeException | StackOverflowError e) {
+                                    consoleFailed = e;
+                                }
+                            }
+                            if (feds.length > 0) {
+                                feed(feds, lineNumber, buf, start, end, keptEnd, overLong, lineHigh, high, bits, cs, overflow);
+                            }
+                            if (window != null && !windowFailed) {
+                                try {
+                                    int w = Math.min(keptEnd - start, windowBytes);
+                                    window.line(buf, start, w, lineHigh && LiteralScan.anyHigh(buf, start, start + w));
+                                } catch (RuntimeException e) {
+                                    windowFailed = true;
+                                }
+                            }
+                            overLong = false;
+                            pendingCr = buf[end] == '\r';
+                            start = end + 1;
+                        }
+                    }
+                }
+                int rest = len - to;
+                int kept = Math.min(rest, maxLineBytes);
+                if (rest > maxLineBytes) {
+                    if (overflow != null) {
+                        // the bytes past the kept ones are dropped: decode them first, only to count what is undecodable
+                        overflow.carry(buf, to, len, overLong);
+                    }
+                    overLong = true;
+                }
+                System.arraycopy(buf, to, buf, 0, kept);
+                len = kept;
+            }
+            if (len > 0 || overLong) {
+                lineNumber++;
+                boolean lineHigh = LiteralScan.anyHigh(buf, 0, len);
+                int bits = scan.scan(buf, 0, len);
+                if (console != null && consoleFailed == null) {
+                    try {
+                        console.lineAt(lineNumber, buf, 0, len, overLong, lineHigh, bits & ConsoleLogParser.ALL, cs);
+                    } catch (RuntimeException | StackOverflowError e) {
+                        consoleFailed = e;
+                    }
+                }
+                if (feds.length > 0) {
+                    feed(feds, lineNumber, buf, 0, len, Math.min(len, maxLineBytes), overLong, lineHigh, lineHigh, bits, cs, overflow);
+                }
+                if (window != null && !windowFailed) {
+                    try {
+                        int w = Math.min(len, windowBytes);
+                        window.line(buf, 0, w, lineHigh && LiteralScan.anyHigh(buf, 0, w));
+                    } catch (RuntimeException e) {
+                        windowFailed = true;
+                    }
+                }
+            }
+        }
+        List<ParseResult> results = new ArrayList<>(parsers.size());
+        int f = 0;
+        for (ArtifactParser p : parsers) {
+            if (p instanceof ConsoleLogParser) {
+                if (consoleFailed == null) {
+                    try {
+                        results.add(console.finish());
+                        continue;
+                    } catch (RuntimeException | StackOverflowError e) {
+                        consoleFailed = e;
+                    }
+                }
+                results.add(failure(input, p, consoleFailed));
+            } else {
+                Fed d = feds[f++];
+                if (!d.failed()) {
+                    try {
+                        d.problems.finish(d.replacements);
+                        d.reading.finish(d.out);
+                        results.add(d.out.build());
+                        continue;
+                    } catch (RuntimeException e) {
+                        d.failedWith = e;
+                    }
+                }
+                results.add(failure(input, p, d.failedWith != null ? d.failedWith : d.errorWith));
+            }
+        }
+        return new Result(results, windowFailed);
+    }
+
+    private static ParseResult failure(ParseInput input, ArtifactParser p, Throwable e) {
+        return new ParseResult(List.of(), List.of(new ParseProblem.ParserFailure(input.path(), p.name(), e.toString())));
+    }
+
+    /** Hands one line to the line-fed parsers that want it, decoding it at most once. */
+    private static void feed(Fed[] feds, long number, byte[] buf, int start, int end, int keptEnd, boolean overLong,
+                             boolean lineHigh, boolean chunkHigh, int bits, Charset cs, Overflow overflow) {
+        String text = null;
+        boolean longLine = overLong || end - start > keptEnd - start;
+        long replaced = -1;
+        for (Fed d : feds) {
+            if (d.failed()) {
+                continue;
+            }
+            try {
+                LineFedParser.Reading r = d.reading;
+                boolean want = (bits & d.lineBit) != 0 || r.wantsEveryLine()
+                        || ((bits & d.checkBit) != 0 && r.wants(buf, start, keptEnd));
+                int maxLine = d.parser.maxLine();
+                boolean longer = overLong || end - start > maxLine;
+                if (!want && !lineHigh && !longer) {
+                    continue;
+                }
+                if (text == null) {
+                    text = new String(buf, start, keptEnd - start, cs);
+                }
+                if (replaced < 0) {
+                    replaced = longLine ? overflow.count(buf, start, end, overLong, chunkHigh) : lineHigh ? replacements(text) : 0;
+                }
+                d.replacements += replaced;
+                d.problems.line(number, overLong || text.length() > maxLine);
+                if (want) {
+                    r.line(number, text.length() > maxLine ? text.substring(0, maxLine) : text);
+                }
+            } catch (RuntimeException e) {
+                d.failedWith = e;
+            } catch (StackOverflowError e) {
+                d.errorWith = e;
+            }
+        }
+        if (overLong && overflow != null) {
+            overflow.reset();
+        }
+    }
+
+    private static long replacements(String text) {
+        long n = 0;
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) == '\uFFFD') {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Counts the undecodable bytes of a line longer than the bytes kept of it (as {@link ArtifactLines} does, which
+     * decodes every character of a line): its dropped middle is decoded as it goes, with the kept start and the end.
+     */
+    private static final class Overflow {
+        private final CharsetDecoder decoder;
+        private final CharBuffer chars = CharBuffer.allocate(1 << 14);
+        private long counted;   // U+FFFD seen so far in the current over-long line
+        private boolean started; // the decoder holds the current over-long line's start
+
+        Overflow(Charset cs) {
+            decoder = cs.newDecoder().onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE);
+        }
+
+        /** The bytes {@code b[from, to)} (a line's start, or all of it after its first carry) are about to be dropped. */
+        void carry(byte[] b, int from, int to, boolean overLongAlready) {
+            if (!overLongAlready) {
+                decoder.reset();
+                counted = 0;
+                started = true;
+                decode(b, from, to, false);
+            } else {
+                // buf[0, kept) was decoded at the first carry; what follows it is new
+                decode(b, from + ConsoleLogParser.MAX_LINE_BYTES, to, false);
+            }
+        }
+
+        /** Counts the line {@code b[start, end)}, longer than the bytes kept, or over-long (its start carried). */
+        long count(byte[] b, int start, int end, boolean overLong, boolean high) {
+            if (!overLong) {
+                // all of it is here: decode it whole
+                decoder.reset();
+                counted = 0;
+                decode(b, start, end, true);
+                return counted;
+            }
+            decode(b, start + ConsoleLogParser.MAX_LINE_BYTES, end, true);
+            return counted;
+        }
+
+        void reset() {
+            started = false;
+            counted = 0;
+            decoder.reset();
+        }
+
+        private void decode(byte[] b, int from, int to, boolean last) {
+            ByteBuffer in = ByteBuffer.wrap(b, from, Math.max(0, to - from));
+            while (true) {
+                chars.clear();
+                var r = decoder.decode(in, chars, last);
+                tally();
+                if (r.isUnderflow()) {
+                    break;
+                }
+            }
+            if (last) {
+                while (true) {
+                    chars.clear();
+                    var r = decoder.flush(chars);
+                    tally();
+                    if (r.isUnderflow()) {
+                        break;
+                    }
+                }
+            }
+        }
+
+        private void tally() {
+            chars.flip();
+            while (chars.hasRemaining()) {
+                if (chars.get() == '\uFFFD') {
+                    counted++;
+                }
+            }
+        }
+    }
+}
