@@ -35,7 +35,10 @@ public interface LineFedParser extends ArtifactParser {
     /** One artifact's reading: its state between lines. */
     interface Reading {
 
-        /** Tells whether the next line matters whatever it holds (an open statement, a table, a block). */
+        /**
+         * Tells whether the next line matters whatever it holds (an open statement, a table, a block); changes only
+         * in {@link #line}.
+         */
         boolean wantsEveryLine();
 
         /**

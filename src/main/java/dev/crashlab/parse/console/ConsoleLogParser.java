@@ -41,7 +41,13 @@ public final class ConsoleLogParser implements ArtifactParser {
     static final int LOG_LINE = 1 << 5;
     static final int ENVIRONMENT = 1 << 6;
     static final int GPU = 1 << 7;
-    static final int ALL = (1 << 8) - 1;
+    /** Not a rule: the line holds one of {@link MemoryRule#MENTIONS}. */
+    static final int MEMORY_MENTION = 1 << 8;
+    /** Not a rule: the line holds one of {@link MemoryRule#DETAILS}. */
+    static final int MEMORY_DETAIL = 1 << 9;
+    static final int ALL = (1 << 10) - 1;
+    /** The bits that send a line to a rule. */
+    static final int RULES = (1 << 8) - 1;
 
     /** Every rule's literals, each tagged with the rules that need it. */
     static final LiteralScan LITERALS = new LiteralScan.Builder()
@@ -49,7 +55,7 @@ public final class ConsoleLogParser implements ArtifactParser {
             .add(EXIT, ExitStatusRule.LITERALS).add(EXIT, ExitStatusRule.ZSH_JOB_WORDS).add(EXIT, ExitStatusRule.LOCALIZED_WORDS)
             .add(LIBRARY, LibraryLoadRule.LITERALS)
             .add(STATUS, StatusCodeRule.literals())
-            .add(MEMORY, MemoryRule.LITERALS)
+            .add(MEMORY, MemoryRule.LITERALS).add(MEMORY_MENTION, MemoryRule.MENTIONS).add(MEMORY_DETAIL, MemoryRule.DETAILS)
             .add(LOG_LINE, LogLineRule.LITERALS)
             .add(ENVIRONMENT, EnvironmentRule.LITERALS)
             .add(GPU, GpuLogRule.LITERALS)
@@ -164,7 +170,11 @@ public final class ConsoleLogParser implements ArtifactParser {
                 statuses.apply(line, sink);
             }
             if ((rules & MEMORY) != 0) {
-                memory.apply(line, sink);
+                if (truncated) {
+                    memory.apply(line, sink); // the bits saw the whole line, the rule sees its start
+                } else {
+                    memory.apply(line, sink, (rules & MEMORY_MENTION) != 0, (rules & MEMORY_DETAIL) != 0);
+                }
             }
             if ((rules & LOG_LINE) != 0) {
                 logLines.apply(line, sink);
@@ -271,11 +281,12 @@ public final class ConsoleLogParser implements ArtifactParser {
             int rules = ALL;
             if (prefilter) {
                 rules = found | armed() | startBits(keptEnd > start ? buf[start] : -1, keptEnd > start + 1 ? buf[start + 1] : -1);
-                if (rules == 0 && !high && !longer) {
+                if ((rules & RULES) == 0 && !high && !longer) {
                     return; // nothing any rule looks for: the common case, no decoding, no objects
                 }
             }
-            String text = new String(buf, start, keptEnd - start, cs);
+            // ASCII bytes are the same characters in every charset read here: Latin-1 copies them without checks
+            String text = new String(buf, start, keptEnd - start, high ? cs : StandardCharsets.ISO_8859_1);
             if (high) {
                 // within the cap only: a multi-byte character cut at the byte cap is no undecodable byte
                 for (int i = 0, n = Math.min(text.length(), MAX_LINE); i < n; i++) {
@@ -288,7 +299,7 @@ public final class ConsoleLogParser implements ArtifactParser {
             if (text.length() > MAX_LINE) {
                 text = text.substring(0, MAX_LINE);
             }
-            if (rules != 0) {
+            if ((rules & RULES) != 0) {
                 dispatch(text, rules, truncated);
             } else if (truncated && longLines++ < MAX_LONG_LINE_PROBLEMS) {
                 result.problem(new ParseProblem.MalformedInput(input.at(lineNumber, ""),

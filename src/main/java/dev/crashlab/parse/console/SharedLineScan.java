@@ -106,6 +106,44 @@ public final class SharedLineScan {
         }
     }
 
+    /** What the line-fed parsers want in all, so that most lines are passed over with a few integer tests. */
+    private static final class Feeds {
+        final Fed[] feds;
+        /** Every line-fed parser's literal bits. */
+        final int bits;
+        /** The shortest line cap: a longer line is reported to some parser. */
+        final int minMaxLine;
+        /** Some reading waits for every line (kept up to date after each line it reads). */
+        boolean armed;
+
+        Feeds(Fed[] feds) {
+            this.feds = feds;
+            int b = 0;
+            int m = Integer.MAX_VALUE;
+            for (Fed d : feds) {
+                b |= d.lineBit | d.checkBit;
+                m = Math.min(m, d.parser.maxLine());
+            }
+            this.bits = b;
+            this.minMaxLine = m;
+            rearm();
+        }
+
+        void rearm() {
+            boolean a = false;
+            for (Fed d : feds) {
+                if (!d.failed()) {
+                    try {
+                        a |= d.reading.wantsEveryLine();
+                    } catch (RuntimeException e) {
+                        d.failedWith = e;
+                    }
+                }
+            }
+            armed = a;
+        }
+    }
+
     /**
      * Reads {@code bytes} (past any byte order mark), text in {@code cs}, for every parser in {@code parsers}
      * ({@link #canRead} must hold) and for {@code window} (null for none).
@@ -126,6 +164,7 @@ public final class SharedLineScan {
             }
         }
         Fed[] feds = fed.toArray(Fed[]::new);
+        Feeds feeds = new Feeds(feds);
         boolean windowFailed = false;
         int windowBytes = window != null ? window.maxLineBytes() : 0;
 
@@ -175,8 +214,9 @@ public final class SharedLineScan {
                                     consoleFailed = e;
                                 }
                             }
-                            if (feds.length > 0) {
-                                feed(feds, lineNumber, buf, start, end, keptEnd, overLong, lineHigh, high, bits, cs, overflow);
+                            if (feds.length > 0 && ((bits & feeds.bits) != 0 || feeds.armed || lineHigh || overLong
+                                    || end - start > feeds.minMaxLine)) {
+                                feed(feeds, lineNumber, buf, start, end, keptEnd, overLong, lineHigh, high, bits, cs, overflow);
                             }
                             if (window != null && !windowFailed) {
                                 try {
@@ -216,7 +256,7 @@ public final class SharedLineScan {
                     }
                 }
                 if (feds.length > 0) {
-                    feed(feds, lineNumber, buf, 0, len, Math.min(len, maxLineBytes), overLong, lineHigh, lineHigh, bits, cs, overflow);
+                    feed(feeds, lineNumber, buf, 0, len, Math.min(len, maxLineBytes), overLong, lineHigh, lineHigh, bits, cs, overflow);
                 }
                 if (window != null && !windowFailed) {
                     try {
@@ -264,8 +304,10 @@ public final class SharedLineScan {
     }
 
     /** Hands one line to the line-fed parsers that want it, decoding it at most once. */
-    private static void feed(Fed[] feds, long number, byte[] buf, int start, int end, int keptEnd, boolean overLong,
+    private static void feed(Feeds feeds, long number, byte[] buf, int start, int end, int keptEnd, boolean overLong,
                              boolean lineHigh, boolean chunkHigh, int bits, Charset cs, Overflow overflow) {
+        Fed[] feds = feeds.feds;
+        boolean read = false;
         String text = null;
         boolean longLine = overLong || end - start > keptEnd - start;
         long replaced = -1;
@@ -283,7 +325,8 @@ public final class SharedLineScan {
                     continue;
                 }
                 if (text == null) {
-                    text = new String(buf, start, keptEnd - start, cs);
+                    // ASCII bytes are the same characters in every charset read here: Latin-1 copies them without checks
+                    text = new String(buf, start, keptEnd - start, lineHigh ? cs : java.nio.charset.StandardCharsets.ISO_8859_1);
                 }
                 if (replaced < 0) {
                     replaced = longLine ? overflow.count(buf, start, end, overLong, chunkHigh) : lineHigh ? replacements(text) : 0;
@@ -291,6 +334,7 @@ public final class SharedLineScan {
                 d.replacements += replaced;
                 d.problems.line(number, overLong || text.length() > maxLine);
                 if (want) {
+                    read = true;
                     r.line(number, text.length() > maxLine ? text.substring(0, maxLine) : text);
                 }
             } catch (RuntimeException e) {
@@ -301,6 +345,9 @@ public final class SharedLineScan {
         }
         if (overLong && overflow != null) {
             overflow.reset();
+        }
+        if (read) {
+            feeds.rearm();
         }
     }
 

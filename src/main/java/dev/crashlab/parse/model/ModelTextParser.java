@@ -48,7 +48,8 @@ public final class ModelTextParser implements LineFedParser {
 
     @Override
     public List<String> checkLiterals() {
-        return List.of("="); // a short NAME = 64 line
+        // a short NAME = 64 line: an = followed by what CONSTANT allows after it (\s, then a digit)
+        return List.of("=0", "=1", "=2", "=3", "=4", "=5", "=6", "=7", "=8", "=9", "= ", "=\t", "=\u000B", "=\f");
     }
 
     @Override
