@@ -19,7 +19,8 @@ import java.util.Set;
  * process, environment and GPU facts, streaming one bounded line at a time.
  *
  * <p>NOTE: one combined scan finds the candidate lines first: a {@link LiteralScan} automaton over every literal
- * the rules' checks need runs over the raw bytes (UTF-8, Windows-1252) in the same loop that finds line ends, and
+ * the rules' checks need runs over the raw bytes (UTF-8, Windows-1252) in the same loop that finds line ends
+ * ({@link SharedLineScan}, which the reading pass shares with the other parsers of the type and the text window), and
  * a line is decoded and handed to a rule only when it holds one of that rule's literals, or the rule is waiting for
  * a continuation (an open traceback, a wrapped {@code WinError} path, an {@code nvidia-smi} row). UTF-16 text is
  * decoded first and scanned per line. Both paths give the same facts as running every rule on every line
@@ -75,7 +76,6 @@ public final class ConsoleLogParser implements ArtifactParser {
 
     /** Raw bytes kept of one line: enough for {@link #MAX_LINE} characters of 4-byte UTF-8. */
     static final int MAX_LINE_BYTES = 4 * MAX_LINE;
-    static final int CHUNK = 1 << 20;
 
     private final boolean prefilter;
 
@@ -103,7 +103,6 @@ public final class ConsoleLogParser implements ArtifactParser {
 
     @Override
     public ParseResult parse(ParseInput input) throws IOException {
-        Pass pass = new Pass(input);
         // one open: the encoding is detected on the head, then the same stream is rewound and read
         try (InputStream in = new java.io.BufferedInputStream(input.openBytes(), HEAD + 1)) {
             in.mark(HEAD + 1);
@@ -112,12 +111,15 @@ public final class ConsoleLogParser implements ArtifactParser {
             in.reset();
             Charset cs = detected.charset();
             if (cs.equals(StandardCharsets.UTF_16LE) || cs.equals(StandardCharsets.UTF_16BE)) {
+                Pass pass = new Pass(input);
                 pass.readChars(TextDecoding.open(in));
+                return pass.finish();
             } else {
-                pass.readBytes(in, detected.bomLength(), cs);
+                // the scan the reading pass shares with the other parsers of the type, here with this parser alone
+                in.skipNBytes(detected.bomLength());
+                return SharedLineScan.read(input, in, cs, java.util.List.of(this), null).results().getFirst();
             }
         }
-        return pass.finish();
     }
 
     /** Starts a reading fed by {@link SharedLineScan}: it calls {@link Pass#lineAt} per line, then {@link Pass#finish}. */
@@ -205,67 +207,6 @@ public final class ConsoleLogParser implements ArtifactParser {
                     dispatch(s, rules, reader.truncated());
                 }
                 replacements = reader.replacements();
-            }
-        }
-
-        /**
-         * ASCII-compatible text, a chunk at a time: the automaton finds the chunk's complete lines and the literals in
-         * each ({@link LiteralScan#scanLines}), then the lines are handled in order; a line is decoded only when a rule
-         * wants it, or when it holds non-ASCII bytes (to count undecodable ones) or is longer than the cap (to report
-         * it). The unfinished last line moves to the buffer's start (at most {@link #MAX_LINE_BYTES} of it).
-         */
-        void readBytes(InputStream bytes, int skip, Charset cs) throws IOException {
-            byte[] buf = new byte[CHUNK + MAX_LINE_BYTES];
-            LiteralScan.Lines first = new LiteralScan.Lines();
-            LiteralScan.Lines second = new LiteralScan.Lines();
-            try (InputStream in = bytes) {
-                in.skipNBytes(skip);
-                int len = 0;              // bytes in buf; buf[0] starts a line
-                boolean overLong = false; // the line at buf[0] had more than MAX_LINE_BYTES; only its first ones are kept
-                boolean pendingCr = false; // the last line ended with \r: a \n right after it ends no line
-                while (true) {
-                    int n = in.readNBytes(buf, len, CHUNK);
-                    if (n <= 0) {
-                        break;
-                    }
-                    len += n;
-                    int to = len;
-                    while (to > 0 && buf[to - 1] != '\n' && buf[to - 1] != '\r') {
-                        to--;
-                    }
-                    if (to > 0) {
-                        LITERALS.scanLines(buf, 0, to, first, second);
-                        boolean high = LiteralScan.anyHigh(buf, 0, to);
-                        int start = 0;
-                        for (LiteralScan.Lines lines : new LiteralScan.Lines[] {first, second}) {
-                            for (int k = 0; k < lines.count; k++) {
-                                int end = lines.ends[k];
-                                if (pendingCr && start == end && buf[end] == '\n') {
-                                    pendingCr = false;
-                                    start = end + 1;
-                                    continue;
-                                }
-                                lineNumber++;
-                                boolean lineHigh = high && LiteralScan.anyHigh(buf, start, Math.min(end, start + MAX_LINE_BYTES));
-                                endLine(buf, start, end, overLong, lineHigh, lines.found[k], cs);
-                                overLong = false;
-                                pendingCr = buf[end] == '\r';
-                                start = end + 1;
-                            }
-                        }
-                    }
-                    int rest = len - to;
-                    int kept = Math.min(rest, MAX_LINE_BYTES);
-                    if (rest > MAX_LINE_BYTES) {
-                        overLong = true;
-                    }
-                    System.arraycopy(buf, to, buf, 0, kept);
-                    len = kept;
-                }
-                if (len > 0 || overLong) {
-                    lineNumber++;
-                    endLine(buf, 0, len, overLong, LiteralScan.anyHigh(buf, 0, len), LITERALS.scan(buf, 0, len), cs);
-                }
             }
         }
 

@@ -150,34 +150,62 @@ public final class SharedLineScan {
      */
     public static Result read(ParseInput input, InputStream bytes, Charset cs, List<ArtifactParser> parsers,
                               ArtifactLines.RawLines window) throws IOException {
-        LiteralScan scan = scanFor(parsers);
-        ConsoleLogParser.Pass console = null;
-        Throwable consoleFailed = null;
-        List<Fed> fed = new ArrayList<>();
-        int bit = FIRST_FED_BIT;
-        for (ArtifactParser p : parsers) {
-            if (p instanceof ConsoleLogParser c) {
-                console = c.startPass(input);
-            } else {
-                fed.add(new Fed((LineFedParser) p, input, bit));
-                bit += 2;
-            }
-        }
-        Fed[] feds = fed.toArray(Fed[]::new);
-        Feeds feeds = new Feeds(feds);
-        boolean windowFailed = false;
-        int windowBytes = window != null ? window.maxLineBytes() : 0;
-
-        final int maxLineBytes = ConsoleLogParser.MAX_LINE_BYTES;
-        byte[] buf = new byte[CHUNK + maxLineBytes];
-        LiteralScan.Lines first = new LiteralScan.Lines();
-        LiteralScan.Lines second = new LiteralScan.Lines();
-        Overflow overflow = feds.length > 0 ? new Overflow(cs) : null;
-        long lineNumber = 0;
+        Reader r = new Reader(input, cs, parsers, window);
         try (InputStream in = bytes) {
-            int len = 0;
-            boolean overLong = false;
-            boolean pendingCr = false;
+            r.readAll(in);
+        }
+        return r.results(input, parsers);
+    }
+
+    /**
+     * One reading: the consumers and the state between chunks.
+     *
+     * <p>NOTE: a chunk and a line are methods of their own, called many times, so the JIT compiles them whole early
+     * rather than replacing one long-running loop on the stack.
+     */
+    private static final class Reader {
+        private final Charset cs;
+        private final LiteralScan scan;
+        private final ConsoleLogParser.Pass console;
+        private Throwable consoleFailed;
+        private final Feeds feeds;
+        private final boolean anyFed;
+        private final ArtifactLines.RawLines window;
+        private boolean windowFailed;
+        private final int windowBytes;
+        private final Overflow overflow;
+        private final byte[] buf = new byte[CHUNK + ConsoleLogParser.MAX_LINE_BYTES];
+        private final LiteralScan.Lines first = new LiteralScan.Lines();
+        private final LiteralScan.Lines second = new LiteralScan.Lines();
+        private long lineNumber;
+        private boolean overLong;  // the line at buf[0] had more than MAX_LINE_BYTES; only its first ones are kept
+        private boolean pendingCr; // the last line ended with \r: a \n right after it ends no line
+
+        Reader(ParseInput input, Charset cs, List<ArtifactParser> parsers, ArtifactLines.RawLines window) {
+            this.cs = cs;
+            this.scan = scanFor(parsers);
+            ConsoleLogParser.Pass c = null;
+            List<Fed> fed = new ArrayList<>();
+            int bit = FIRST_FED_BIT;
+            for (ArtifactParser p : parsers) {
+                if (p instanceof ConsoleLogParser parser) {
+                    c = parser.startPass(input);
+                } else {
+                    fed.add(new Fed((LineFedParser) p, input, bit));
+                    bit += 2;
+                }
+            }
+            this.console = c;
+            this.feeds = new Feeds(fed.toArray(Fed[]::new));
+            this.anyFed = !fed.isEmpty();
+            this.window = window;
+            this.windowBytes = window != null ? window.maxLineBytes() : 0;
+            this.overflow = anyFed ? new Overflow(cs) : null;
+        }
+
+        void readAll(InputStream in) throws IOException {
+            final int maxLineBytes = ConsoleLogParser.MAX_LINE_BYTES;
+            int len = 0; // bytes in buf; buf[0] starts a line
             while (true) {
                 int n = in.readNBytes(buf, len, CHUNK);
                 if (n <= 0) {
@@ -189,48 +217,7 @@ public final class SharedLineScan {
                     to--;
                 }
                 if (to > 0) {
-                    scan.scanLines(buf, 0, to, first, second);
-                    boolean high = LiteralScan.anyHigh(buf, 0, to);
-                    int start = 0;
-                    for (int half = 0; half < 2; half++) {
-                        LiteralScan.Lines lines = half == 0 ? first : second;
-                        int[] ends = lines.ends;
-                        int[] found = lines.found;
-                        for (int k = 0, count = lines.count; k < count; k++) {
-                            int end = ends[k];
-                            if (pendingCr && start == end && buf[end] == '\n') {
-                                pendingCr = false;
-                                start = end + 1;
-                                continue;
-                            }
-                            lineNumber++;
-                            int keptEnd = Math.min(end, start + maxLineBytes);
-                            boolean lineHigh = high && LiteralScan.anyHigh(buf, start, keptEnd);
-                            int bits = found[k];
-                            if (console != null && consoleFailed == null) {
-                                try {
-                                    console.lineAt(lineNumber, buf, start, end, overLong, lineHigh, bits & ConsoleLogParser.ALL, cs);
-                                } catch (RuntimeException | StackOverflowError e) {
-                                    consoleFailed = e;
-                                }
-                            }
-                            if (feds.length > 0 && ((bits & feeds.bits) != 0 || feeds.armed || lineHigh || overLong
-                                    || end - start > feeds.minMaxLine)) {
-                                feed(feeds, lineNumber, buf, start, end, keptEnd, overLong, lineHigh, high, bits, cs, overflow);
-                            }
-                            if (window != null && !windowFailed) {
-                                try {
-                                    int w = Math.min(keptEnd - start, windowBytes);
-                                    window.line(buf, start, w, lineHigh && LiteralScan.anyHigh(buf, start, start + w));
-                                } catch (RuntimeException e) {
-                                    windowFailed = true;
-                                }
-                            }
-                            overLong = false;
-                            pendingCr = buf[end] == '\r';
-                            start = end + 1;
-                        }
-                    }
+                    chunk(to);
                 }
                 int rest = len - to;
                 int kept = Math.min(rest, maxLineBytes);
@@ -245,58 +232,94 @@ public final class SharedLineScan {
                 len = kept;
             }
             if (len > 0 || overLong) {
-                lineNumber++;
-                boolean lineHigh = LiteralScan.anyHigh(buf, 0, len);
-                int bits = scan.scan(buf, 0, len);
-                if (console != null && consoleFailed == null) {
-                    try {
-                        console.lineAt(lineNumber, buf, 0, len, overLong, lineHigh, bits & ConsoleLogParser.ALL, cs);
-                    } catch (RuntimeException | StackOverflowError e) {
-                        consoleFailed = e;
-                    }
+                boolean high = LiteralScan.anyHigh(buf, 0, len);
+                line(0, len, high, scan.scan(buf, 0, len), true);
+            }
+        }
+
+        /** Reads the complete lines in {@code buf[0, to)}, which ends with a line end. */
+        private void chunk(int to) {
+            scan.scanLines(buf, 0, to, first, second);
+            boolean high = LiteralScan.anyHigh(buf, 0, to);
+            int start = lines(first, 0, high);
+            lines(second, start, high);
+        }
+
+        private int lines(LiteralScan.Lines lines, int start, boolean high) {
+            int[] ends = lines.ends;
+            int[] found = lines.found;
+            for (int k = 0, count = lines.count; k < count; k++) {
+                int end = ends[k];
+                if (pendingCr && start == end && buf[end] == '\n') {
+                    pendingCr = false;
+                    start = end + 1;
+                    continue;
                 }
-                if (feds.length > 0) {
-                    feed(feeds, lineNumber, buf, 0, len, Math.min(len, maxLineBytes), overLong, lineHigh, lineHigh, bits, cs, overflow);
+                line(start, end, high, found[k], false);
+                overLong = false;
+                pendingCr = buf[end] == '\r';
+                start = end + 1;
+            }
+            return start;
+        }
+
+        /** Hands the line {@code buf[start, end)} to every consumer that wants it; {@code high}: its chunk's. */
+        private void line(int start, int end, boolean high, int bits, boolean last) {
+            lineNumber++;
+            int keptEnd = Math.min(end, start + ConsoleLogParser.MAX_LINE_BYTES);
+            boolean lineHigh = high && LiteralScan.anyHigh(buf, start, keptEnd);
+            if (console != null && consoleFailed == null) {
+                try {
+                    console.lineAt(lineNumber, buf, start, end, overLong, lineHigh, bits & ConsoleLogParser.ALL, cs);
+                } catch (RuntimeException | StackOverflowError e) {
+                    consoleFailed = e;
                 }
-                if (window != null && !windowFailed) {
-                    try {
-                        int w = Math.min(len, windowBytes);
-                        window.line(buf, 0, w, lineHigh && LiteralScan.anyHigh(buf, 0, w));
-                    } catch (RuntimeException e) {
-                        windowFailed = true;
-                    }
+            }
+            if (anyFed && ((bits & feeds.bits) != 0 || feeds.armed || lineHigh || overLong || end - start > feeds.minMaxLine
+                    || last)) {
+                feed(feeds, lineNumber, buf, start, end, keptEnd, overLong, lineHigh, high, bits, cs, overflow);
+            }
+            if (window != null && !windowFailed) {
+                try {
+                    int w = Math.min(keptEnd - start, windowBytes);
+                    window.line(buf, start, w, lineHigh && LiteralScan.anyHigh(buf, start, start + w));
+                } catch (RuntimeException e) {
+                    windowFailed = true;
                 }
             }
         }
-        List<ParseResult> results = new ArrayList<>(parsers.size());
-        int f = 0;
-        for (ArtifactParser p : parsers) {
-            if (p instanceof ConsoleLogParser) {
-                if (consoleFailed == null) {
-                    try {
-                        results.add(console.finish());
-                        continue;
-                    } catch (RuntimeException | StackOverflowError e) {
-                        consoleFailed = e;
+
+        Result results(ParseInput input, List<ArtifactParser> parsers) {
+            List<ParseResult> results = new ArrayList<>(parsers.size());
+            int f = 0;
+            for (ArtifactParser p : parsers) {
+                if (p instanceof ConsoleLogParser) {
+                    if (consoleFailed == null) {
+                        try {
+                            results.add(console.finish());
+                            continue;
+                        } catch (RuntimeException | StackOverflowError e) {
+                            consoleFailed = e;
+                        }
                     }
-                }
-                results.add(failure(input, p, consoleFailed));
-            } else {
-                Fed d = feds[f++];
-                if (!d.failed()) {
-                    try {
-                        d.problems.finish(d.replacements);
-                        d.reading.finish(d.out);
-                        results.add(d.out.build());
-                        continue;
-                    } catch (RuntimeException e) {
-                        d.failedWith = e;
+                    results.add(failure(input, p, consoleFailed));
+                } else {
+                    Fed d = feeds.feds[f++];
+                    if (!d.failed()) {
+                        try {
+                            d.problems.finish(d.replacements);
+                            d.reading.finish(d.out);
+                            results.add(d.out.build());
+                            continue;
+                        } catch (RuntimeException e) {
+                            d.failedWith = e;
+                        }
                     }
+                    results.add(failure(input, p, d.failedWith != null ? d.failedWith : d.errorWith));
                 }
-                results.add(failure(input, p, d.failedWith != null ? d.failedWith : d.errorWith));
             }
+            return new Result(results, windowFailed);
         }
-        return new Result(results, windowFailed);
     }
 
     private static ParseResult failure(ParseInput input, ArtifactParser p, Throwable e) {
