@@ -62,15 +62,6 @@ public final class ConsoleLogParser implements ArtifactParser {
             .add(GPU, GpuLogRule.LITERALS)
             .build();
 
-    /**
-     * Returns every literal the prefilter looks for (what a peer such as {@code grep -F} must be given to find the same
-     * candidate lines; {@code scripts/bench facts} does). Lines starting {@code W }, {@code E }, {@code F }, a glog
-     * {@code E1209} or {@code |} are candidates by their first bytes too ({@link #LINE_START_PATTERN}).
-     */
-    public static java.util.List<String> prefilterLiterals() {
-        return LITERALS.literals();
-    }
-
     /** The line starts that make a line a candidate, as an extended regular expression. */
     public static final String LINE_START_PATTERN = "^[WEF][ 0-9]|^[|]";
 

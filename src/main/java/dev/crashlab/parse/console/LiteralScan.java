@@ -137,6 +137,36 @@ final class LiteralScan {
         LiteralScan build() {
             return new LiteralScan(literals);
         }
+
+        /**
+         * Builds a scanner that looks for at most the first {@code maxBytes} UTF-8 bytes of each literal (a smaller
+         * automaton, so a faster walk), except for literals carrying one of {@code exactBits}, kept whole: a line holding
+         * a literal holds its start, so the bits found are a superset of the whole literals' (never fewer).
+         */
+        LiteralScan buildShortened(int maxBytes, int exactBits) {
+            Map<String, Integer> cut = new LinkedHashMap<>();
+            literals.forEach((w, b) -> {
+                String k = (b & exactBits) != 0 ? w : prefix(w, maxBytes);
+                cut.merge(k, b, (x, y) -> x | y);
+            });
+            return new LiteralScan(cut);
+        }
+
+        // the longest start of w with at most max UTF-8 bytes, not splitting a character
+        private static String prefix(String w, int max) {
+            int bytes = 0;
+            int i = 0;
+            while (i < w.length()) {
+                int cp = w.codePointAt(i);
+                int n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+                if (bytes + n > max) {
+                    break;
+                }
+                bytes += n;
+                i += Character.charCount(cp);
+            }
+            return w.substring(0, i);
+        }
     }
 
     /** The start state. */

@@ -39,6 +39,13 @@ public final class SharedLineScan {
     /** Bytes read at a time: small enough that the lines' second look at them finds them in the cache. */
     static final int CHUNK = Integer.getInteger("crashlab.p13.chunk", 128 * 1024);
 
+    /**
+     * The most bytes of a literal looked for: a line holding a literal holds its start, so looking for starts only
+     * finds a few more candidate lines (each parser checks its own), and a smaller automaton walks faster (1,500
+     * states instead of 2,550 for a console log's parsers, about 10 % less time per byte).
+     */
+    static final int LITERAL_BYTES = 12;
+
     private static final Map<List<String>, LiteralScan> SCANS = new ConcurrentHashMap<>();
 
     /** What one shared reading gave: a result per parser (in the order given), and whether the window failed. */
@@ -77,8 +84,17 @@ public final class SharedLineScan {
                     bit += 2;
                 }
             }
-            return b.build();
+            // the memory rule reads a mention's bit as "the line mentions memory": those literals stay whole
+            return b.buildShortened(LITERAL_BYTES, ConsoleLogParser.MEMORY_MENTION);
         });
+    }
+
+    /**
+     * Returns what the scan for these parsers looks for, one literal per line of text ({@code scripts/bench facts} gives
+     * them to {@code grep}): the start of every literal of every parser, as scanned.
+     */
+    public static List<String> literals(List<ArtifactParser> parsers) {
+        return scanFor(parsers).literals();
     }
 
     /** A line-fed parser's reading and its own problems and counts. */
