@@ -217,7 +217,11 @@ public final class TextLines {
             if (tailLines == 0) {
                 return;
             }
-            int slot = (first + count) % number.length;
+            // the queue wraps without a division per line (first + count < 2 * length)
+            int slot = first + count;
+            if (slot >= number.length) {
+                slot -= number.length;
+            }
             number[slot] = n;
             chars[slot] = keptChars;
             bytes[slot] = keptBytes;
@@ -231,7 +235,7 @@ public final class TextLines {
             while (count > tailLines || (count > 0 && headChars + tailChars > maxChars)) {
                 tailChars -= chars[first];
                 decoded[first] = null;
-                first = (first + 1) % number.length;
+                first = first + 1 == number.length ? 0 : first + 1;
                 count--;
                 ringStart = count > 0 ? at[first] : ringEnd;
             }
@@ -253,15 +257,20 @@ public final class TextLines {
                 }
                 ring = rebased;
             }
-            int start = (int) (ringEnd % ring.length);
+            int start = ringIndex(ringEnd, ring.length);
             int first = Math.min(len, ring.length - start);
             System.arraycopy(b, off, ring, start, first);
             System.arraycopy(b, off + first, ring, 0, len - first);
             ringEnd += len;
         }
 
+        // a position's index in the ring: a mask where the length is a power of two (it is, short of 1 GiB)
+        private static int ringIndex(long position, int length) {
+            return (length & (length - 1)) == 0 ? (int) (position & (length - 1)) : (int) (position % length);
+        }
+
         private static void copyOut(long from, byte[] dst, int dstPos, int len, byte[] ring) {
-            int start = (int) (from % ring.length);
+            int start = ringIndex(from, ring.length);
             int first = Math.min(len, ring.length - start);
             System.arraycopy(ring, start, dst, dstPos, first);
             System.arraycopy(ring, 0, dst, dstPos + first, len - first);
