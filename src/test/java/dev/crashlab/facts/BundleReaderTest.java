@@ -138,7 +138,7 @@ class BundleReaderTest {
      * The shared scan on hostile text: seeded random logs spliced from every console-log parser's literals and the
      * shapes they wait on (tracebacks, summary tables, ConvolutionParams blocks, open statements), with lines past every
      * cap (8,192 characters, 32 KiB kept, 64 KiB chunks), undecodable bytes, lone {@code \r} and {@code \r\n} at chunk
-     * ends: the one pass gives what each parser and the window gave reading alone.
+     * ends, some in UTF-16: the one pass gives what each parser and the window gave reading alone.
      */
     @Test
     void theSharedScanGivesWhatEachParserGaveAloneOnHostileLogs(@TempDir Path dir) throws IOException {
@@ -190,7 +190,12 @@ class BundleReaderTest {
                 }
             }
             Path f = dir.resolve("random-" + run + ".log");
-            Files.write(f, out.toByteArray());
+            byte[] bytes = out.toByteArray();
+            if (run % 8 == 3) {
+                // UTF-16 text takes the per-consumer pipes after the shared scan's look at its head
+                bytes = new String(bytes, StandardCharsets.UTF_8).getBytes(run % 16 == 3 ? StandardCharsets.UTF_16 : StandardCharsets.UTF_16LE);
+            }
+            Files.write(f, bytes);
             String path = f.getFileName().toString();
             try {
                 OldReading old = oldReading(path, f);
