@@ -185,7 +185,12 @@ class BundleReaderTest {
                     int n = 8_000 + r.nextInt(r.nextBoolean() ? 2_000 : 90_000);
                     for (int i = 0; i < n; i++) {
                         int c = r.nextInt(500);
-                        out.write(c == 0 ? 0xC3 : c == 1 ? 0x81 : c == 2 ? '=' : 'a' + c % 26);
+                        if (c >= 3 && c < 150) {
+                            out.write(0xC3); // é: a character a chunk's end can split
+                            out.write(0xA9);
+                        } else {
+                            out.write(c == 0 ? 0xC3 : c == 1 ? 0x81 : c == 2 ? '=' : 'a' + c % 26);
+                        }
                     }
                 }
             }

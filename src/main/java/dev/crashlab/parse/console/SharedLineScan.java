@@ -37,7 +37,7 @@ public final class SharedLineScan {
     private static final int MAX_FED = (32 - FIRST_FED_BIT) / 2;
 
     /** Bytes read at a time: small enough that the lines' second look at them finds them in the cache. */
-    static final int CHUNK = Integer.getInteger("crashlab.p13.chunk", 128 * 1024);
+    static final int CHUNK = 128 * 1024;
 
     /**
      * The most bytes of a literal looked for: a line holding a literal holds its start, so looking for starts only
@@ -293,7 +293,7 @@ public final class SharedLineScan {
             }
             if (anyFed && ((bits & feeds.bits) != 0 || feeds.armed || lineHigh || overLong || end - start > feeds.minMaxLine
                     || last)) {
-                feed(feeds, lineNumber, buf, start, end, keptEnd, overLong, lineHigh, high, bits, cs, overflow);
+                feed(feeds, lineNumber, buf, start, end, keptEnd, overLong, lineHigh, bits, cs, overflow);
             }
             if (window != null && !windowFailed) {
                 try {
@@ -344,7 +344,7 @@ public final class SharedLineScan {
 
     /** Hands one line to the line-fed parsers that want it, decoding it at most once. */
     private static void feed(Feeds feeds, long number, byte[] buf, int start, int end, int keptEnd, boolean overLong,
-                             boolean lineHigh, boolean chunkHigh, int bits, Charset cs, Overflow overflow) {
+                             boolean lineHigh, int bits, Charset cs, Overflow overflow) {
         Fed[] feds = feeds.feds;
         boolean read = false;
         String text = null;
@@ -368,7 +368,7 @@ public final class SharedLineScan {
                     text = new String(buf, start, keptEnd - start, lineHigh ? cs : java.nio.charset.StandardCharsets.ISO_8859_1);
                 }
                 if (replaced < 0) {
-                    replaced = longLine ? overflow.count(buf, start, end, overLong, chunkHigh) : lineHigh ? replacements(text) : 0;
+                    replaced = longLine ? overflow.count(buf, start, end, overLong) : lineHigh ? replacements(text) : 0;
                 }
                 d.replacements += replaced;
                 d.problems.line(number, overLong || text.length() > maxLine);
@@ -407,8 +407,8 @@ public final class SharedLineScan {
     private static final class Overflow {
         private final CharsetDecoder decoder;
         private final CharBuffer chars = CharBuffer.allocate(1 << 14);
-        private long counted;   // U+FFFD seen so far in the current over-long line
-        private boolean started; // the decoder holds the current over-long line's start
+        private long counted;                   // U+FFFD seen so far in the current over-long line
+        private byte[] pending = new byte[0];   // a character's first bytes, waiting for the rest
 
         Overflow(Charset cs) {
             decoder = cs.newDecoder().onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE);
@@ -417,9 +417,7 @@ public final class SharedLineScan {
         /** The bytes {@code b[from, to)} (a line's start, or all of it after its first carry) are about to be dropped. */
         void carry(byte[] b, int from, int to, boolean overLongAlready) {
             if (!overLongAlready) {
-                decoder.reset();
-                counted = 0;
-                started = true;
+                reset();
                 decode(b, from, to, false);
             } else {
                 // buf[0, kept) was decoded at the first carry; what follows it is new
@@ -428,11 +426,10 @@ public final class SharedLineScan {
         }
 
         /** Counts the line {@code b[start, end)}, longer than the bytes kept, or over-long (its start carried). */
-        long count(byte[] b, int start, int end, boolean overLong, boolean high) {
+        long count(byte[] b, int start, int end, boolean overLong) {
             if (!overLong) {
                 // all of it is here: decode it whole
-                decoder.reset();
-                counted = 0;
+                reset();
                 decode(b, start, end, true);
                 return counted;
             }
@@ -441,13 +438,21 @@ public final class SharedLineScan {
         }
 
         void reset() {
-            started = false;
             counted = 0;
+            pending = new byte[0];
             decoder.reset();
         }
 
         private void decode(byte[] b, int from, int to, boolean last) {
-            ByteBuffer in = ByteBuffer.wrap(b, from, Math.max(0, to - from));
+            int n = Math.max(0, to - from);
+            ByteBuffer in;
+            if (pending.length == 0) {
+                in = ByteBuffer.wrap(b, from, n);
+            } else {
+                byte[] joined = java.util.Arrays.copyOf(pending, pending.length + n);
+                System.arraycopy(b, from, joined, pending.length, n);
+                in = ByteBuffer.wrap(joined);
+            }
             while (true) {
                 chars.clear();
                 var r = decoder.decode(in, chars, last);
@@ -456,6 +461,9 @@ public final class SharedLineScan {
                     break;
                 }
             }
+            // an unfinished character's bytes stay in the buffer: they go first next time
+            pending = new byte[in.remaining()];
+            in.get(pending);
             if (last) {
                 while (true) {
                     chars.clear();
