@@ -81,7 +81,7 @@ public final class TextLines {
             throws IOException {
         ByteWindow w = new ByteWindow(artifact, cs, headLines, tailLines, maxChars);
         byte[] buf = new byte[1 << 16];
-        int lineCap = 4 * MAX_LINE;
+        int lineCap = MAX_LINE_BYTES;
         byte[] line = new byte[lineCap];
         int lineLen = 0;        // bytes kept of the current line
         boolean any = false;    // the current line has begun (some byte, or nothing yet but not at a line start)
@@ -120,7 +120,7 @@ public final class TextLines {
                     any = any || end > pos;
                     break;
                 }
-                w.line(line, lineLen, high);
+                w.line(line, 0, lineLen, high);
                 lineLen = 0;
                 any = false;
                 high = false;
@@ -137,13 +137,25 @@ public final class TextLines {
             }
         }
         if (any || lineLen > 0) {
-            w.line(line, lineLen, high);
+            w.line(line, 0, lineLen, high);
         }
         return w.finish();
     }
 
+    /** The most bytes of a line {@link ByteWindow#line} looks at. */
+    public static final int MAX_LINE_BYTES = 4 * MAX_LINE;
+
+    /**
+     * Returns a window fed lines already split (by a reader shared with the parsers), keeping what {@link #readBytes}
+     * keeps: give it every line's first bytes (at most {@link #MAX_LINE_BYTES}) in order, then call
+     * {@link ByteWindow#finish}.
+     */
+    public static ByteWindow byteWindow(String artifact, Charset cs, int headLines, int tailLines, long maxChars) {
+        return new ByteWindow(artifact, cs, headLines, tailLines, maxChars);
+    }
+
     /** The state of {@link #readBytes}: the head as lines, the tail as bytes in a ring. */
-    private static final class ByteWindow {
+    public static final class ByteWindow implements dev.crashlab.parse.ArtifactLines.RawLines {
         private final String artifact;
         private final Charset cs;
         private final int headLines;
@@ -179,13 +191,15 @@ public final class TextLines {
             decoded = new String[cap];
         }
 
-        void line(byte[] b, int len, boolean high) {
+        /** Takes the next line: its first {@code len} bytes at {@code b[off]}, {@code high} if any is over 0x7F. */
+        @Override
+        public void line(byte[] b, int off, int len, boolean high) {
             n++;
             String text = null;
             int keptChars;
             int keptBytes;
             if (high) {
-                text = new String(b, 0, len, cs);
+                text = new String(b, off, len, cs);
                 if (text.length() > MAX_LINE) {
                     text = text.substring(0, MAX_LINE);
                 }
@@ -196,34 +210,38 @@ public final class TextLines {
                 keptBytes = keptChars;
             }
             if (head.size() < headLines && headChars + keptChars <= maxChars) {
-                head.add(new TextLine(artifact, n, text != null ? text : new String(b, 0, keptBytes, java.nio.charset.StandardCharsets.ISO_8859_1)));
+                head.add(new TextLine(artifact, n, text != null ? text : new String(b, off, keptBytes, java.nio.charset.StandardCharsets.ISO_8859_1)));
                 headChars += keptChars;
                 return;
             }
             if (tailLines == 0) {
                 return;
             }
-            int slot = (first + count) % number.length;
+            // the queue wraps without a division per line (first + count < 2 * length)
+            int slot = first + count;
+            if (slot >= number.length) {
+                slot -= number.length;
+            }
             number[slot] = n;
             chars[slot] = keptChars;
             bytes[slot] = keptBytes;
             decoded[slot] = text;
             at[slot] = ringEnd;
             if (keptBytes > 0) {
-                append(b, keptBytes);
+                append(b, off, keptBytes);
             }
             count++;
             tailChars += keptChars;
             while (count > tailLines || (count > 0 && headChars + tailChars > maxChars)) {
                 tailChars -= chars[first];
                 decoded[first] = null;
-                first = (first + 1) % number.length;
+                first = first + 1 == number.length ? 0 : first + 1;
                 count--;
                 ringStart = count > 0 ? at[first] : ringEnd;
             }
         }
 
-        private void append(byte[] b, int len) {
+        private void append(byte[] b, int off, int len) {
             long need = ringEnd + len - ringStart;
             if (need > ring.length) {
                 long size = ring.length;
@@ -239,21 +257,32 @@ public final class TextLines {
                 }
                 ring = rebased;
             }
-            int start = (int) (ringEnd % ring.length);
+            int start = ringIndex(ringEnd, ring.length);
             int first = Math.min(len, ring.length - start);
-            System.arraycopy(b, 0, ring, start, first);
-            System.arraycopy(b, first, ring, 0, len - first);
+            System.arraycopy(b, off, ring, start, first);
+            System.arraycopy(b, off + first, ring, 0, len - first);
             ringEnd += len;
         }
 
+        // a position's index in the ring: a mask where the length is a power of two (it is, short of 1 GiB)
+        private static int ringIndex(long position, int length) {
+            return (length & (length - 1)) == 0 ? (int) (position & (length - 1)) : (int) (position % length);
+        }
+
         private static void copyOut(long from, byte[] dst, int dstPos, int len, byte[] ring) {
-            int start = (int) (from % ring.length);
+            int start = ringIndex(from, ring.length);
             int first = Math.min(len, ring.length - start);
             System.arraycopy(ring, start, dst, dstPos, first);
             System.arraycopy(ring, 0, dst, dstPos + first, len - first);
         }
 
-        Window finish() {
+        @Override
+        public int maxLineBytes() {
+            return MAX_LINE_BYTES;
+        }
+
+        /** Returns what was kept. */
+        public Window finish() {
             List<TextLine> out = new ArrayList<>(head.size() + count);
             out.addAll(head);
             byte[] tmp = new byte[MAX_LINE];

@@ -11,6 +11,7 @@ import dev.crashlab.parse.ParseProblem;
 import dev.crashlab.parse.ParseResult;
 import dev.crashlab.parse.Parsers;
 import dev.crashlab.parse.TextDecoding;
+import dev.crashlab.parse.console.SharedLineScan;
 import dev.crashlab.sniff.ArtifactSniffer;
 import dev.crashlab.sniff.ArtifactType;
 import java.io.BufferedReader;
@@ -105,6 +106,37 @@ public final class BundleReader {
             List<ArtifactParser> parsers = Parsers.forType(type);
             boolean window = TextLines.hasText(type) && linesLeft > 0 && charsLeft > 0;
             int consumers = parsers.size() + (window ? 1 : 0);
+            long maxHead = Math.min(TextLines.HEAD_LINES, linesLeft);
+            long maxTail = Math.min(TextLines.TAIL_LINES, Math.max(0, linesLeft - maxHead));
+            long maxChars = charsLeft;
+            InputStream rest = in;
+            if (consumers > 1 && SharedLineScan.canRead(parsers)) {
+                // one scan for every parser and the window, on this thread (text in UTF-16 takes the pipes below)
+                InputStream all = new java.io.BufferedInputStream(
+                        new SequenceInputStream(new ByteArrayInputStream(head), in), WINDOW_SNIFF + 1);
+                all.mark(WINDOW_SNIFF + 1);
+                byte[] sniffed = all.readNBytes(WINDOW_SNIFF);
+                all.reset();
+                TextDecoding.Detected d = TextDecoding.detect(sniffed, sniffed.length);
+                java.nio.charset.Charset cs = d.charset();
+                if (!cs.equals(java.nio.charset.StandardCharsets.UTF_16LE) && !cs.equals(java.nio.charset.StandardCharsets.UTF_16BE)) {
+                    all.skipNBytes(d.bomLength());
+                    TextLines.ByteWindow lines = window ? TextLines.byteWindow(item.path(), cs, (int) maxHead, (int) maxTail, maxChars) : null;
+                    SharedLineScan.Result r = SharedLineScan.read(new ParseInput(item.path(), type, item.size(), () -> {
+                        throw new IOException("an artifact's bytes are read once; the shared scan reads them");
+                    }), all, cs, parsers, lines);
+                    List<Future<ParseResult>> parsed = new ArrayList<>();
+                    r.results().forEach(p -> parsed.add(java.util.concurrent.CompletableFuture.completedFuture(p)));
+                    Future<TextLines.Window> kept = lines == null ? null : r.windowFailed()
+                            ? java.util.concurrent.CompletableFuture.failedFuture(new IOException("the text window failed"))
+                            : java.util.concurrent.CompletableFuture.completedFuture(lines.finish());
+                    return finish(item, type, parsers, parsed, kept, in.bytesRead(), in.cut());
+                }
+                head = new byte[0];
+                rest = all;
+            }
+            final byte[] first = head;
+            final InputStream source = rest;
             ParseInput.Source[] sources = new ParseInput.Source[consumers];
             List<ChunkPipe> pipes = new ArrayList<>();
             if (consumers == 1) {
@@ -114,7 +146,7 @@ public final class BundleReader {
                         throw new IOException("an artifact's bytes are read once; this reader opened them twice");
                     }
                     opened[0] = true;
-                    return new SequenceInputStream(new ByteArrayInputStream(head), in);
+                    return new SequenceInputStream(new ByteArrayInputStream(first), source);
                 };
             } else {
                 for (int i = 0; i < consumers; i++) {
@@ -123,12 +155,9 @@ public final class BundleReader {
                     sources[i] = once(pipe);
                 }
             }
-            ParseInput base = new ParseInput(item.path(), type, item.size(), sources.length > 0 ? sources[0] : () -> in);
+            ParseInput base = new ParseInput(item.path(), type, item.size(), sources.length > 0 ? sources[0] : () -> source);
             List<Future<ParseResult>> parsed = new ArrayList<>();
             Future<TextLines.Window> kept = null;
-            long maxHead = Math.min(TextLines.HEAD_LINES, linesLeft);
-            long maxTail = Math.min(TextLines.TAIL_LINES, Math.max(0, linesLeft - maxHead));
-            long maxChars = charsLeft;
             if (consumers == 1) {
                 // the common case for most files: no threads, the parser (or the window) reads the stream itself
                 if (parsers.size() == 1) {
@@ -160,9 +189,9 @@ public final class BundleReader {
                         }
                     });
                 }
-                pump(head, in, pipes);
+                pump(first, source, pipes);
             } else {
-                in.transferTo(java.io.OutputStream.nullOutputStream()); // nothing reads it: still counted, for the budget
+                source.transferTo(java.io.OutputStream.nullOutputStream()); // nothing reads it: still counted, for the budget
             }
             return finish(item, type, parsers, parsed, kept, in.bytesRead(), in.cut());
         }

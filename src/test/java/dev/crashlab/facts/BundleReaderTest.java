@@ -134,6 +134,92 @@ class BundleReaderTest {
         assertThat(multiParser).as("files fed to several consumers from one pass").isGreaterThan(5);
     }
 
+    /**
+     * The shared scan on hostile text: seeded random logs spliced from every console-log parser's literals and the
+     * shapes they wait on (tracebacks, summary tables, ConvolutionParams blocks, open statements), with lines past every
+     * cap (8,192 characters, 32 KiB kept, 64 KiB chunks), undecodable bytes, lone {@code \r} and {@code \r\n} at chunk
+     * ends, some in UTF-16: the one pass gives what each parser and the window gave reading alone.
+     */
+    @Test
+    void theSharedScanGivesWhatEachParserGaveAloneOnHostileLogs(@TempDir Path dir) throws IOException {
+        long seed = new java.util.Random().nextLong();
+        java.util.Random r = new java.util.Random(seed);
+        List<byte[]> pieces = new ArrayList<>();
+        for (String lit : dev.crashlab.parse.console.SharedLineScan.literals(Parsers.forType(ArtifactType.CONSOLE_LOG))) {
+            pieces.add(lit.getBytes(StandardCharsets.UTF_8));
+        }
+        for (String s : List.of("Traceback (most recent call last):", "  File \"train.py\", line 42, in <module>",
+                "    x = self.conv1(x)", "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 8.00 GiB total capacity;",
+                "You can try to repro this exception using the following code snippet. If that doesn't trigger the error,",
+                "data = torch.randn([8, 1, 256, 256], dtype=torch.half, device='cuda', requires_grad=True)",
+                "net = torch.nn.Conv2d(1, 64, kernel_size=[3, 3], padding=[1, 1], stride=[1, 1], dilation=[1, 1], groups=1)",
+                "net = net.cuda().half()", "ConvolutionParams ", "    data_type = CUDNN_DATA_HALF", "    padding = [1, 1, 0]",
+                "input: TensorDescriptor 0x7f", "    dimA = 8, 1, 256, 256,", "weight: FilterDescriptor 0x7f", "Pointer addresses: ",
+                "Layer (type)                 Output Shape              Param #", "conv2d (Conv2D)              (None, 26, 26, 32)        320",
+                "=================================================================", "Total params: 320", "model.fit(x, y, batch_size=64,",
+                "    epochs=3)", "BATCH = 32", "optimizer = 'adam'", "2026-11-22 10:00:01.000001: W tensorflow/core/x.cc:82] Allocation of 4 exceeds 10% of free system memory.",
+                "Killed", "|   0  NVIDIA GeForce RTX 2070    Off  |", "W ", "E1209 16:36:56.860446 1 a.py:2] bad", "\u00e9", "\u00ff", "\u2028", " ", "#")) {
+            pieces.add(s.getBytes(StandardCharsets.UTF_8));
+        }
+        byte[][] raw = {{'\n'}, {'\r'}, {'\r', '\n'}, {(byte) 0xC3}, {(byte) 0xE2, (byte) 0x82}, {(byte) 0x81}, {(byte) 0xEF, (byte) 0xBF, (byte) 0xBD},
+            {(byte) 0xF0, (byte) 0x9F, (byte) 0x98, (byte) 0x80}};
+        int consoleTyped = 0;
+        for (int run = 0; run < 24; run++) {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            if (run % 6 == 0) {
+                out.write(0xEF);
+                out.write(0xBB);
+                out.write(0xBF);
+            }
+            int target = run % 4 == 0 ? 300_000 : 20_000 + r.nextInt(60_000);
+            while (out.size() < target) {
+                int k = r.nextInt(10);
+                if (k < 5) {
+                    out.writeBytes(pieces.get(r.nextInt(pieces.size())));
+                } else if (k < 8) {
+                    out.writeBytes(raw[r.nextInt(3)]);
+                } else if (k < 9) {
+                    out.writeBytes(raw[3 + r.nextInt(raw.length - 3)]);
+                } else if (r.nextInt(12) == 0) {
+                    // a long line: past the 8,192-character cap, sometimes past the 32 KiB kept, with bytes to decode late
+                    int n = 8_000 + r.nextInt(r.nextBoolean() ? 2_000 : 90_000);
+                    for (int i = 0; i < n; i++) {
+                        int c = r.nextInt(500);
+                        if (c >= 3 && c < 150) {
+                            out.write(0xC3); // é: a character a chunk's end can split
+                            out.write(0xA9);
+                        } else {
+                            out.write(c == 0 ? 0xC3 : c == 1 ? 0x81 : c == 2 ? '=' : 'a' + c % 26);
+                        }
+                    }
+                }
+            }
+            Path f = dir.resolve("random-" + run + ".log");
+            byte[] bytes = out.toByteArray();
+            if (run % 8 == 3) {
+                // UTF-16 text takes the per-consumer pipes after the shared scan's look at its head
+                bytes = new String(bytes, StandardCharsets.UTF_8).getBytes(run % 16 == 3 ? StandardCharsets.UTF_16 : StandardCharsets.UTF_16LE);
+            }
+            Files.write(f, bytes);
+            String path = f.getFileName().toString();
+            try {
+                OldReading old = oldReading(path, f);
+                // types whose parsers all share the scan (a sniffed summary table is read by model-text alone)
+                assertThat(old.type()).as("type").isIn(ArtifactType.CONSOLE_LOG, ArtifactType.TEXT, ArtifactType.KERAS_MODEL_SUMMARY);
+                if (old.type() != ArtifactType.KERAS_MODEL_SUMMARY) {
+                    consoleTyped++;
+                }
+                ArtifactRead a = new BundleReader(ReadBudget.defaults()).read(List.of(new Counting().item(path, f))).artifacts().getFirst();
+                assertThat(a.facts()).as("facts").isEqualTo(old.parsed().facts());
+                assertThat(a.problems()).as("problems").isEqualTo(old.parsed().problems());
+                assertThat(a.window()).as("window").isEqualTo(old.window());
+            } catch (AssertionError e) {
+                throw new AssertionError("seed " + seed + ", run " + run + ": " + e.getMessage(), e);
+            }
+        }
+        assertThat(consoleTyped).as("logs read by all three console-log parsers, seed " + seed).isGreaterThan(12);
+    }
+
     @Test
     void storedFormReadsBackEqual() throws IOException {
         List<Path> files = new ArrayList<>(files(FIXTURES, Long.MAX_VALUE));

@@ -19,7 +19,8 @@ import java.util.Set;
  * process, environment and GPU facts, streaming one bounded line at a time.
  *
  * <p>NOTE: one combined scan finds the candidate lines first: a {@link LiteralScan} automaton over every literal
- * the rules' checks need runs over the raw bytes (UTF-8, Windows-1252) in the same loop that finds line ends, and
+ * the rules' checks need runs over the raw bytes (UTF-8, Windows-1252) in the same loop that finds line ends
+ * ({@link SharedLineScan}, which the reading pass shares with the other parsers of the type and the text window), and
  * a line is decoded and handed to a rule only when it holds one of that rule's literals, or the rule is waiting for
  * a continuation (an open traceback, a wrapped {@code WinError} path, an {@code nvidia-smi} row). UTF-16 text is
  * decoded first and scanned per line. Both paths give the same facts as running every rule on every line
@@ -41,7 +42,13 @@ public final class ConsoleLogParser implements ArtifactParser {
     static final int LOG_LINE = 1 << 5;
     static final int ENVIRONMENT = 1 << 6;
     static final int GPU = 1 << 7;
-    static final int ALL = (1 << 8) - 1;
+    /** Not a rule: the line holds one of {@link MemoryRule#MENTIONS}. */
+    static final int MEMORY_MENTION = 1 << 8;
+    /** Not a rule: the line holds one of {@link MemoryRule#DETAILS}. */
+    static final int MEMORY_DETAIL = 1 << 9;
+    static final int ALL = (1 << 10) - 1;
+    /** The bits that send a line to a rule. */
+    static final int RULES = (1 << 8) - 1;
 
     /** Every rule's literals, each tagged with the rules that need it. */
     static final LiteralScan LITERALS = new LiteralScan.Builder()
@@ -49,27 +56,17 @@ public final class ConsoleLogParser implements ArtifactParser {
             .add(EXIT, ExitStatusRule.LITERALS).add(EXIT, ExitStatusRule.ZSH_JOB_WORDS).add(EXIT, ExitStatusRule.LOCALIZED_WORDS)
             .add(LIBRARY, LibraryLoadRule.LITERALS)
             .add(STATUS, StatusCodeRule.literals())
-            .add(MEMORY, MemoryRule.LITERALS)
+            .add(MEMORY, MemoryRule.LITERALS).add(MEMORY_MENTION, MemoryRule.MENTIONS).add(MEMORY_DETAIL, MemoryRule.DETAILS)
             .add(LOG_LINE, LogLineRule.LITERALS)
             .add(ENVIRONMENT, EnvironmentRule.LITERALS)
             .add(GPU, GpuLogRule.LITERALS)
             .build();
 
-    /**
-     * Returns every literal the prefilter looks for (what a peer such as {@code grep -F} must be given to find the same
-     * candidate lines; {@code scripts/bench facts} does). Lines starting {@code W }, {@code E }, {@code F }, a glog
-     * {@code E1209} or {@code |} are candidates by their first bytes too ({@link #LINE_START_PATTERN}).
-     */
-    public static java.util.List<String> prefilterLiterals() {
-        return LITERALS.literals();
-    }
-
     /** The line starts that make a line a candidate, as an extended regular expression. */
     public static final String LINE_START_PATTERN = "^[WEF][ 0-9]|^[|]";
 
     /** Raw bytes kept of one line: enough for {@link #MAX_LINE} characters of 4-byte UTF-8. */
-    private static final int MAX_LINE_BYTES = 4 * MAX_LINE;
-    private static final int CHUNK = 1 << 20;
+    static final int MAX_LINE_BYTES = 4 * MAX_LINE;
 
     private final boolean prefilter;
 
@@ -97,7 +94,6 @@ public final class ConsoleLogParser implements ArtifactParser {
 
     @Override
     public ParseResult parse(ParseInput input) throws IOException {
-        Pass pass = new Pass(input);
         // one open: the encoding is detected on the head, then the same stream is rewound and read
         try (InputStream in = new java.io.BufferedInputStream(input.openBytes(), HEAD + 1)) {
             in.mark(HEAD + 1);
@@ -106,16 +102,24 @@ public final class ConsoleLogParser implements ArtifactParser {
             in.reset();
             Charset cs = detected.charset();
             if (cs.equals(StandardCharsets.UTF_16LE) || cs.equals(StandardCharsets.UTF_16BE)) {
+                Pass pass = new Pass(input);
                 pass.readChars(TextDecoding.open(in));
+                return pass.finish();
             } else {
-                pass.readBytes(in, detected.bomLength(), cs);
+                // the scan the reading pass shares with the other parsers of the type, here with this parser alone
+                in.skipNBytes(detected.bomLength());
+                return SharedLineScan.read(input, in, cs, java.util.List.of(this), null).results().getFirst();
             }
         }
-        return pass.finish();
+    }
+
+    /** Starts a reading fed by {@link SharedLineScan}: it calls {@link Pass#lineAt} per line, then {@link Pass#finish}. */
+    Pass startPass(ParseInput input) {
+        return new Pass(input);
     }
 
     /** One reading of one artifact: the rules, their state, and the counts for the problems. */
-    private final class Pass {
+    final class Pass {
         private final ParseInput input;
         private final ParseResult.Builder result = new ParseResult.Builder();
         private final FactSink sink = new FactSink();
@@ -159,7 +163,11 @@ public final class ConsoleLogParser implements ArtifactParser {
                 statuses.apply(line, sink);
             }
             if ((rules & MEMORY) != 0) {
-                memory.apply(line, sink);
+                if (truncated) {
+                    memory.apply(line, sink); // the bits saw the whole line, the rule sees its start
+                } else {
+                    memory.apply(line, sink, (rules & MEMORY_MENTION) != 0, (rules & MEMORY_DETAIL) != 0);
+                }
             }
             if ((rules & LOG_LINE) != 0) {
                 logLines.apply(line, sink);
@@ -193,65 +201,10 @@ public final class ConsoleLogParser implements ArtifactParser {
             }
         }
 
-        /**
-         * ASCII-compatible text, a chunk at a time: the automaton finds the chunk's complete lines and the literals in
-         * each ({@link LiteralScan#scanLines}), then the lines are handled in order; a line is decoded only when a rule
-         * wants it, or when it holds non-ASCII bytes (to count undecodable ones) or is longer than the cap (to report
-         * it). The unfinished last line moves to the buffer's start (at most {@link #MAX_LINE_BYTES} of it).
-         */
-        void readBytes(InputStream bytes, int skip, Charset cs) throws IOException {
-            byte[] buf = new byte[CHUNK + MAX_LINE_BYTES];
-            LiteralScan.Lines first = new LiteralScan.Lines();
-            LiteralScan.Lines second = new LiteralScan.Lines();
-            try (InputStream in = bytes) {
-                in.skipNBytes(skip);
-                int len = 0;              // bytes in buf; buf[0] starts a line
-                boolean overLong = false; // the line at buf[0] had more than MAX_LINE_BYTES; only its first ones are kept
-                boolean pendingCr = false; // the last line ended with \r: a \n right after it ends no line
-                while (true) {
-                    int n = in.readNBytes(buf, len, CHUNK);
-                    if (n <= 0) {
-                        break;
-                    }
-                    len += n;
-                    int to = len;
-                    while (to > 0 && buf[to - 1] != '\n' && buf[to - 1] != '\r') {
-                        to--;
-                    }
-                    if (to > 0) {
-                        LITERALS.scanLines(buf, 0, to, first, second);
-                        boolean high = LiteralScan.anyHigh(buf, 0, to);
-                        int start = 0;
-                        for (LiteralScan.Lines lines : new LiteralScan.Lines[] {first, second}) {
-                            for (int k = 0; k < lines.count; k++) {
-                                int end = lines.ends[k];
-                                if (pendingCr && start == end && buf[end] == '\n') {
-                                    pendingCr = false;
-                                    start = end + 1;
-                                    continue;
-                                }
-                                lineNumber++;
-                                boolean lineHigh = high && LiteralScan.anyHigh(buf, start, Math.min(end, start + MAX_LINE_BYTES));
-                                endLine(buf, start, end, overLong, lineHigh, lines.found[k], cs);
-                                overLong = false;
-                                pendingCr = buf[end] == '\r';
-                                start = end + 1;
-                            }
-                        }
-                    }
-                    int rest = len - to;
-                    int kept = Math.min(rest, MAX_LINE_BYTES);
-                    if (rest > MAX_LINE_BYTES) {
-                        overLong = true;
-                    }
-                    System.arraycopy(buf, to, buf, 0, kept);
-                    len = kept;
-                }
-                if (len > 0 || overLong) {
-                    lineNumber++;
-                    endLine(buf, 0, len, overLong, LiteralScan.anyHigh(buf, 0, len), LITERALS.scan(buf, 0, len), cs);
-                }
-            }
+        /** Reads line {@code number}, split by a shared scan that found the rule bits {@code found} in it. */
+        void lineAt(long number, byte[] buf, int start, int end, boolean overLong, boolean high, int found, Charset cs) {
+            lineNumber = number;
+            endLine(buf, start, end, overLong, high, found, cs);
         }
 
         private void endLine(byte[] buf, int start, int end, boolean overLong, boolean high, int found, Charset cs) {
@@ -260,11 +213,12 @@ public final class ConsoleLogParser implements ArtifactParser {
             int rules = ALL;
             if (prefilter) {
                 rules = found | armed() | startBits(keptEnd > start ? buf[start] : -1, keptEnd > start + 1 ? buf[start + 1] : -1);
-                if (rules == 0 && !high && !longer) {
+                if ((rules & RULES) == 0 && !high && !longer) {
                     return; // nothing any rule looks for: the common case, no decoding, no objects
                 }
             }
-            String text = new String(buf, start, keptEnd - start, cs);
+            // ASCII bytes are the same characters in every charset read here: Latin-1 copies them without checks
+            String text = new String(buf, start, keptEnd - start, high ? cs : StandardCharsets.ISO_8859_1);
             if (high) {
                 // within the cap only: a multi-byte character cut at the byte cap is no undecodable byte
                 for (int i = 0, n = Math.min(text.length(), MAX_LINE); i < n; i++) {
@@ -277,7 +231,7 @@ public final class ConsoleLogParser implements ArtifactParser {
             if (text.length() > MAX_LINE) {
                 text = text.substring(0, MAX_LINE);
             }
-            if (rules != 0) {
+            if ((rules & RULES) != 0) {
                 dispatch(text, rules, truncated);
             } else if (truncated && longLines++ < MAX_LONG_LINE_PROBLEMS) {
                 result.problem(new ParseProblem.MalformedInput(input.at(lineNumber, ""),

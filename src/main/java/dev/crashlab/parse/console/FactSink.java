@@ -23,7 +23,7 @@ final class FactSink {
 
     /** Adds a fact read at {@code at}. */
     void add(Fact fact, SourceRef at) {
-        Fact key = fact.withSources(List.of());
+        Fact key = fact.sources().isEmpty() ? fact : fact.withSources(List.of());
         List<SourceRef> sources = facts.get(key);
         if (sources == null) {
             if (facts.size() >= MAX_FACTS) {

@@ -33,6 +33,31 @@ final class MemoryRule {
     static final String[] LITERALS = {"memory", "Memory", "OOM", "MEMORY", "bad_alloc", "allocate", "paging file is too small",
         "Файл подкачки слишком мал", "Killed"};
 
+    /** What makes a line mention memory (the first six of {@link #LITERALS}). */
+    static final String[] MENTIONS = {"memory", "Memory", "OOM", "MEMORY", "bad_alloc", "allocate"};
+
+    /**
+     * A literal of every check past the mention (a shortage's wording, a healthy start-up's report): a line mentioning
+     * memory with none of these only marks the mention. Keep in step with {@link #apply}.
+     */
+    static final String[] DETAILS = {"paging file is too small", "Файл подкачки слишком мал", "MB memory", "totalMemory:",
+        "memoryClockRate", "OOM when allocating", "out of memory", "failed to allocate", "CUDA_ERROR_OUT_OF_MEMORY",
+        "CUDA out of memory", "OutOfMemoryError", "cudaErrorMemoryAllocation", "Resource exhausted", "ResourceExhaustedError",
+        "Unable to allocate", "not enough memory: you tried to allocate", "MemoryError", "std::bad_alloc", "Out of memory: Kill"};
+
+    /**
+     * Reads at most one memory shortage from the line, knowing from the prefilter whether the whole line holds one of
+     * {@link #MENTIONS} and one of {@link #DETAILS}: a mention without detail only marks the mention (the common
+     * case of a training log's allocation warnings), without the checks.
+     */
+    void apply(ConsoleLine line, FactSink out, boolean mention, boolean detail) {
+        if (!detail && mention) {
+            lastMemoryMention = line.number;
+            return;
+        }
+        apply(line, out);
+    }
+
     private long lastMemoryMention = -1_000_000;
 
     /** Reads at most one memory shortage from the line. */

@@ -9,7 +9,14 @@
  * finds line ends, and a rule sees a line only when one of its literals is there or it waits for a continuation
  * ({@code armed()}). A new check needs its literal in that list: {@code ConsoleLogParserPrefilterTest} compares the
  * facts with the prefilter against every rule reading every line, on the fixtures, the real corpus and seeded
- * random logs, and fails on a missing literal.
+ * random logs, and fails on a missing literal. {@code MemoryRule} also reads two bits that are no rule's
+ * ({@code MEMORY_MENTION}, {@code MEMORY_DETAIL}): a line that mentions memory without a shortage's wording
+ * ({@code MemoryRule.DETAILS}) only marks the mention; a check with new wording adds it to {@code DETAILS}.
+ *
+ * <p>{@code SharedLineScan} is that loop, shared: for a console log the reading pass builds one automaton over the
+ * union of every parser's literals (this package's rules, then each {@link dev.crashlab.parse.LineFedParser}'s, tagged
+ * with bits of their own; each literal's first {@code LITERAL_BYTES} bytes) and feeds every parser and the text
+ * window from it on one thread; the console-log parser alone reads through it too.
  *
  * <p>Facts the diagnosis can rely on:
  * <ul>

@@ -49,6 +49,11 @@ final class KerasSummaryTable {
     }
 
     /** Takes the next line. */
+    /** Tells whether a table is open: then every line matters; else only a header does. */
+    boolean inTable() {
+        return rows != null;
+    }
+
     void line(long number, String raw) {
         String t = uncomment(raw);
         if (t.contains("Layer (type)") && t.contains("Output Shape")) {

@@ -115,6 +115,50 @@ final class ModelCodeScanner {
         }
     }
 
+    /** Tells whether a statement is open: then every line matters. */
+    boolean inStatement() {
+        return !statement.isEmpty();
+    }
+
+    /**
+     * Tells whether raw line bytes {@code b[from, to)} can be a short {@code NAME = 64} line ({@link #worthReading}'s
+     * last check): stripped, under 80 characters with an {@code =} past the start; true for non-ASCII bytes.
+     */
+    static boolean mayBeConstant(byte[] b, int from, int to) {
+        int s = from;
+        int e = to;
+        while (s < e && asciiSpace(b[s])) {
+            s++;
+        }
+        while (e > s && asciiSpace(b[e - 1])) {
+            e--;
+        }
+        if (e - s >= 80) {
+            for (int i = s; i < e; i++) {
+                if (b[i] < 0) {
+                    return true; // characters are fewer than bytes
+                }
+            }
+            return false;
+        }
+        for (int i = s + 1; i < e; i++) {
+            if (b[i] == '=') {
+                return true;
+            }
+        }
+        for (int i = s; i < e; i++) {
+            if (b[i] < 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // what String.strip removes among ASCII characters (Character.isWhitespace)
+    private static boolean asciiSpace(byte c) {
+        return c == ' ' || (c >= 9 && c <= 13) || (c >= 28 && c <= 31);
+    }
+
     /** Finishes a statement left open at the end of the input, and returns what was found. */
     Found finish() {
         endStatement();

@@ -3,7 +3,7 @@ package dev.crashlab.parse.model;
 import dev.crashlab.parse.ArtifactLines;
 import dev.crashlab.fact.SourceRef;
 import dev.crashlab.fact.TrainingSetup;
-import dev.crashlab.parse.ArtifactParser;
+import dev.crashlab.parse.LineFedParser;
 import dev.crashlab.parse.ParseInput;
 import dev.crashlab.parse.ParseResult;
 import dev.crashlab.sniff.ArtifactType;
@@ -23,7 +23,7 @@ import java.util.Set;
  * row's numbers imply, and the row gives the name and shapes. Lines of a PyTorch repro snippet are left to
  * {@link PytorchCudnnReproParser}.
  */
-public final class ModelTextParser implements ArtifactParser {
+public final class ModelTextParser implements LineFedParser {
 
     @Override
     public String name() {
@@ -37,13 +37,55 @@ public final class ModelTextParser implements ArtifactParser {
 
     @Override
     public ParseResult parse(ParseInput input) throws IOException {
-        ParseResult.Builder out = new ParseResult.Builder();
+        return ArtifactLines.read(input, this);
+    }
+
+    @Override
+    public List<String> lineLiterals() {
+        // a summary's header, and what ModelCodeScanner.worthReading looks for
+        return List.of("Layer (type)", "onv", "batch_size", "fit", "ompile", "ptim", "olicy", "DataLoader");
+    }
+
+    @Override
+    public List<String> checkLiterals() {
+        // a short NAME = 64 line: an = followed by what CONSTANT allows after it (\s, then a digit)
+        return List.of("=0", "=1", "=2", "=3", "=4", "=5", "=6", "=7", "=8", "=9", "= ", "=\t", "=\u000B", "=\f");
+    }
+
+    @Override
+    public int maxLine() {
+        return ArtifactLines.CODE_LINES;
+    }
+
+    @Override
+    public Reading startReading(ParseInput input) {
         KerasSummaryTable table = new KerasSummaryTable(input);
         ModelCodeScanner code = new ModelCodeScanner(input, true);
-        ArtifactLines.forEach(input, ArtifactLines.CODE_LINES, out, (number, text) -> {
-            table.line(number, text);
-            code.line(number, text);
-        });
+        return new Reading() {
+            @Override
+            public boolean wantsEveryLine() {
+                return table.inTable() || code.inStatement();
+            }
+
+            @Override
+            public boolean wants(byte[] b, int from, int to) {
+                return ModelCodeScanner.mayBeConstant(b, from, to);
+            }
+
+            @Override
+            public void line(long number, String text) {
+                table.line(number, text);
+                code.line(number, text);
+            }
+
+            @Override
+            public void finish(ParseResult.Builder out) {
+                ModelTextParser.finish(code, table, out);
+            }
+        };
+    }
+
+    private static void finish(ModelCodeScanner code, KerasSummaryTable table, ParseResult.Builder out) {
         ModelCodeScanner.Found found = code.finish();
         List<ConvDraft> fromSummary = new ArrayList<>();
         for (List<SummaryRow> rows : table.finish()) {
@@ -85,6 +127,5 @@ public final class ModelTextParser implements ArtifactParser {
             }
             out.fact(new TrainingSetup(found.batchSize, found.optimizer, found.mixedPolicy, at));
         }
-        return out.build();
     }
 }

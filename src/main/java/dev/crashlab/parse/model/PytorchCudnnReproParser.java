@@ -3,7 +3,7 @@ package dev.crashlab.parse.model;
 import dev.crashlab.parse.ArtifactLines;
 import dev.crashlab.fact.SourceRef;
 import dev.crashlab.fact.TrainingSetup;
-import dev.crashlab.parse.ArtifactParser;
+import dev.crashlab.parse.LineFedParser;
 import dev.crashlab.parse.ParseInput;
 import dev.crashlab.parse.ParseResult;
 import dev.crashlab.sniff.ArtifactType;
@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * order: (N, H, W, C) for channels-last. The name is the submodule the traceback called last
  * ({@code x = self.conv1(x)}) where there is one, and is then listed in {@code inferred}.
  */
-public final class PytorchCudnnReproParser implements ArtifactParser {
+public final class PytorchCudnnReproParser implements LineFedParser {
 
     private static final Pattern DATA = Pattern.compile("^data = torch\\.randn\\(\\[([\\d,\\s]{1,100})\\]");
     private static final Pattern DATA_DTYPE = Pattern.compile("dtype=torch\\.(\\w{1,20})");
@@ -74,13 +74,53 @@ public final class PytorchCudnnReproParser implements ArtifactParser {
 
     @Override
     public ParseResult parse(ParseInput input) throws IOException {
-        ParseResult.Builder out = new ParseResult.Builder();
-        Failure[] current = {new Failure()};
-        String[] descriptor = {null};
+        return ArtifactLines.read(input, this);
+    }
+
+    @Override
+    public List<String> lineLiterals() {
+        // every check below starts from one of these; within a ConvolutionParams block every line counts
+        return List.of("self.", "You can try to repro this exception", "data = torch.randn([", "net = ", "ConvolutionParams");
+    }
+
+    @Override
+    public int maxLine() {
+        return ArtifactLines.CODE_LINES;
+    }
+
+    @Override
+    public Reading startReading(ParseInput input) {
+        return new Lines(input);
+    }
+
+    /** One artifact's reading. */
+    private static final class Lines implements Reading {
+        private final ParseInput input;
+        /** Facts found on the way (a failure ends when the next begins). */
+        private final ParseResult.Builder out = new ParseResult.Builder();
+        private final Failure[] current = {new Failure()};
+        private final String[] descriptor = {null};
         // the last submodule a traceback called (self.conv1(x)): the failing layer's attribute name
-        String[] module = {null};
-        long[] moduleLine = {0};
-        ArtifactLines.forEach(input, ArtifactLines.CODE_LINES, out, (number, text) -> {
+        private final String[] module = {null};
+        private final long[] moduleLine = {0};
+
+        Lines(ParseInput input) {
+            this.input = input;
+        }
+
+        @Override
+        public boolean wantsEveryLine() {
+            return current[0].block;
+        }
+
+        @Override
+        public void finish(ParseResult.Builder result) {
+            next(current[0], out);
+            out.build().facts().forEach(result::fact);
+        }
+
+        @Override
+        public void line(long number, String text) {
             String t = text.strip();
             if (t.isEmpty() || t.length() > 1000) {
                 return;
@@ -167,9 +207,7 @@ public final class PytorchCudnnReproParser implements ArtifactParser {
                     }
                 }
             }
-        });
-        next(current[0], out);
-        return out.build();
+        }
     }
 
     /** Emits {@code f} where it holds a convolution, and returns a fresh failure. */

@@ -65,7 +65,7 @@ class ConsoleLogParserPrefilterTest {
         Random r = new Random(seed);
         List<String> pieces = new ArrayList<>();
         for (String[] group : List.of(TracebackTracker.LITERALS, ExitStatusRule.LITERALS, ExitStatusRule.ZSH_JOB_WORDS,
-                ExitStatusRule.LOCALIZED_WORDS, LibraryLoadRule.LITERALS, StatusCodeRule.literals(), MemoryRule.LITERALS,
+                ExitStatusRule.LOCALIZED_WORDS, LibraryLoadRule.LITERALS, StatusCodeRule.literals(), MemoryRule.LITERALS, MemoryRule.DETAILS,
                 LogLineRule.LITERALS, EnvironmentRule.LITERALS, GpuLogRule.LITERALS)) {
             pieces.addAll(List.of(group));
         }
