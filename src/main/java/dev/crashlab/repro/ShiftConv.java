@@ -6,8 +6,9 @@ import static dev.crashlab.repro.PackedGemm.NR;
 /**
  * The CPU backend's convolutions without an im2col gather: each image's input is copied once into a zero-padded,
  * stride-phase-split form in which every row of the im2col matrix, (channel, tap) seen over a run of output
- * positions, is a contiguous slice. The micro-kernel then reads that slice in place ({@link PackedGemm#tileRows},
- * {@link PackedGemm#tileCols}) instead of a packed copy.
+ * positions, is a contiguous slice. Forward copies those slices into a packed panel per task and chunk of the
+ * reduction ({@link PackedGemm#packRows}, two vector moves per row, no index arithmetic); the filter gradient's
+ * micro-kernel reads them in place ({@link PackedGemm#tileCols}).
  *
  * <p>NOTE: the input of channel c is stored as {@code s_d x s_h x s_w} phase planes (one per stride phase), each
  * {@code Dq x Hq x Wq}; input element (id, ih, iw) of the padded input sits in phase (id % s_d, ih % s_h, iw % s_w)
@@ -15,14 +16,13 @@ import static dev.crashlab.repro.PackedGemm.NR;
  * so output position (od, oh, ow) seen through tap (kd, kh, kw) reads the plane at a fixed offset from the grid
  * index: {@link Planes#offset}. The grid has {@code Wq - Wo} columns per row that are no output position (for a
  * 3x3 stride-1 layer on 56 x 56, 2 of 58); the forward pass computes and drops them, the filter gradient reads
- * them against zeros. Forward: y = w x col, 8 output channels x 32 positions per tile; backward-data with unit
+ * them against zeros. Forward: y = w x col, 8 output channels x 32 positions per tile (reading the rows in place,
+ * with an offset per row, ran at two thirds of the packed panel's speed on the 7x7 stride-2 layer); backward-data with unit
  * strides: the forward pass of the flipped, transposed filter over the padded output gradient; backward-filter:
  * dw^T = col x dy^T, 8 (channel, tap) rows x 32 output channels per tile, with dy^T packed once per image.
  */
 final class ShiftConv {
 
-    /** Tiles of positions per forward task. */
-    static final int BLOCKS_PER_TASK = 4;
     /** Reduction positions per block in backward-filter: two B panels of KC x NR floats stay in L1. */
     static final int KC = 128;
     /** Grid positions of dy^T packed per task in backward-filter. */
@@ -30,18 +30,23 @@ final class ShiftConv {
     /** Row panels per backward-filter task. */
     static final int PANELS_PER_TASK = 4;
 
-    /** Channels per group from which the forward reduction runs tap by tap (see {@link #forward}). */
-    static final int MIN_TAP_MAJOR_CHANNELS = 16;
-    /** Whether the forward reduction may run tap by tap; a switch only for comparing both orders in one JVM. */
-    static volatile boolean TAP_MAJOR = true;
+    /** Floats of packed B rows per forward task (32 KiB): they stay in L1 while the A panels stream past. */
+    static final int PACKED_FLOATS = 8192;
+    /** Reduction rows per packed chunk in forward where the whole reduction does not fit {@link #PACKED_FLOATS}. */
+    static final int KF = 64;
 
-    /** Floats of B rows (all blocks of a forward task) up to which panels run outermost: 32 KiB, in L1 with an A panel. */
-    static final int PANEL_OUTER_MAX_FLOATS = 8192;
-    /** Whether panels may run outermost; a switch only for comparing both orders in one JVM. */
-    static volatile boolean PANEL_OUTER = true;
+    /** Reduction rows per packed B chunk of a forward pass with {@code kr} reduction rows. */
+    static int chunkRows(int kr) {
+        return kr * NR <= PACKED_FLOATS ? kr : KF;
+    }
 
-    /** Reduction rows per chunk where tiles add straight into y; 0 runs the whole reduction at once (comparisons). */
-    static volatile int K_CHUNK = 64;
+    /**
+     * Tiles of positions per forward task: as many as fill {@link #PACKED_FLOATS} with one chunk each (at most 4),
+     * so that an A panel's chunk serves all of them from L1 and each row of y is written in runs of the task's width.
+     */
+    static int blocksPerTask(int kr) {
+        return Math.max(1, Math.min(4, PACKED_FLOATS / (chunkRows(kr) * NR)));
+    }
 
     private ShiftConv() {}
 
@@ -145,7 +150,7 @@ final class ShiftConv {
         int kr = g.cInPerGroup() * g.kernelVolume();
         Planes pl = new Planes(g, g.cIn());
         return pl.floats + (long) g.groups() * GemmConv.roundUp(g.cOutPerGroup(), MR) * kr + (long) g.groups() * kr
-                + (long) (threads + 1) * MR * NR;
+                + (long) (threads + 1) * blocksPerTask(kr) * (chunkRows(kr) * NR + GemmConv.roundUp(g.cOutPerGroup(), MR) * NR);
     }
 
     /** Scratch floats of a backward-filter pass: planes, packed dy^T, accumulators, offsets. */
@@ -186,26 +191,21 @@ final class ShiftConv {
         int kv = g.kernelVolume();
         int kr = cpg * kv;
         int mpad = GemmConv.roundUp(kpg, MR);
+        int panels = mpad / MR;
         int[] out = g.out();
         int outSpatial = g.outSpatial();
         // A = w, (kpg x kr) per group, packed into MR-row panels: a[g][ir][k][i]
-        // with enough channels per group the reduction runs tap by tap (k = tap * cpg + c): the rows of one tap sit at
-        // a fixed distance (one channel's planes), so each tap is one tileStrided call whose loads the JIT can
-        // range-check once per call instead of loading an offset and checking it per row
-        boolean tapMajor = TAP_MAJOR && kv > 1 && cpg >= MIN_TAP_MAJOR_CHANNELS;
         float[] a = tasks.alloc(g.groups() * mpad * kr);
         for (int gr = 0; gr < g.groups(); gr++) {
             for (int m = 0; m < kpg; m++) {
                 int base = gr * mpad * kr + m / MR * MR * kr + m % MR;
                 int wRow = (gr * kpg + m) * kr;
                 for (int k = 0; k < kr; k++) {
-                    int kk = tapMajor ? k % kv * cpg + k / kv : k;
-                    a[base + kk * MR] = w[wRow + k];
+                    a[base + k * MR] = w[wRow + k];
                 }
             }
         }
         Planes pl = new Planes(g, g.cIn());
-        int channelStride = pl.phases * pl.planeQ;
         int[][] offs = new int[g.groups()][];
         for (int gr = 0; gr < g.groups(); gr++) {
             offs[gr] = pl.offsets(gr, cpg, kr, tasks);
@@ -214,27 +214,18 @@ final class ShiftConv {
         int slice = pl.q1 * q2;
         int grid = out[1] * q2;
         int blocks = Math.ceilDiv(grid, NR);
-        // rows at a fixed distance (1x1 kernels): no offset per row; and where the planes would be a plain copy of
-        // x (unit strides, no padding, whole tiles) the rows are read from x itself
-        int rowStride = kr > 1 ? offs[0][1] - offs[0][0] : 0;
-        boolean arithmetic = kr > 1;
-        for (int gr = 0; gr < g.groups() && arithmetic; gr++) {
-            for (int r = 1; r < kr && arithmetic; r++) {
-                arithmetic = offs[gr][r] - offs[gr][r - 1] == rowStride;
-            }
-        }
-        boolean strided = arithmetic;
+        // where the planes would be a plain copy of x (1x1 kernels: unit strides, no padding, whole tiles) the rows are
+        // read from x itself and the tiles add straight into y
         boolean direct = pl.phases == 1 && pl.planeQ == g.inSpatial() && pl.q2 == g.in()[2] && pl.q1 == g.in()[1]
                 && g.inSpatial() % NR == 0 && kv == 1 && out[0] * slice == g.inSpatial();
         float[] xq = direct ? x : tasks.alloc(pl.floats);
-        int perSlice = Math.ceilDiv(blocks, BLOCKS_PER_TASK);
-        // a short reduction (a 1x1 layer's backward-data: 64 rows): the task's B rows of all its blocks and one A panel
-        // fit in L1 together, so panels run outermost and each A panel is read from L2 once per task, not per tile
-        // where tiles add straight into y (1x1 layers), the reduction runs in chunks of at most K_CHUNK rows, each
-        // chunk over all of the task's tiles, so that a chunk's B rows and an A panel stay in L1 (panels outermost)
-        int kChunk = direct && strided && K_CHUNK > 0 ? Math.min(kr, K_CHUNK) : kr;
-        boolean panelOuter = PANEL_OUTER && (long) kChunk * NR * BLOCKS_PER_TASK <= PANEL_OUTER_MAX_FLOATS;
-        ThreadLocal<float[]> tiles = ThreadLocal.withInitial(() -> tasks.alloc(MR * NR));
+        int bpt = blocksPerTask(kr);
+        int perSlice = Math.ceilDiv(blocks, bpt);
+        // per thread: the task's blocks' B rows of one reduction chunk, packed (bpt x kf x NR), and the
+        // blocks' tiles of all panels
+        int kf = chunkRows(kr);
+        ThreadLocal<float[]> packed = ThreadLocal.withInitial(() -> tasks.alloc(bpt * kf * NR));
+        ThreadLocal<float[]> tiles = ThreadLocal.withInitial(() -> tasks.alloc(bpt * mpad * NR));
         for (int n = 0; n < g.n(); n++) {
             int image = n;
             int imageBase = direct ? n * g.cIn() * g.inSpatial() : 0;
@@ -245,63 +236,64 @@ final class ShiftConv {
                 int tb = t % perSlice;
                 int od = t / perSlice % out[0];
                 int gr = t / perSlice / out[0];
+                float[] bp = packed.get();
                 float[] c = tiles.get();
                 int[] o = offs[gr];
-                int bFirst = tb * BLOCKS_PER_TASK;
-                int nb = Math.min(blocks, bFirst + BLOCKS_PER_TASK) - bFirst;
-                int panels = mpad / MR;
-                for (int k0 = 0; k0 < kr; k0 += kChunk) {
-                    int kc = Math.min(kChunk, kr - k0);
-                    for (int i1 = 0; i1 < (panelOuter ? panels : nb); i1++) {
-                        for (int i2 = 0; i2 < (panelOuter ? nb : panels); i2++) {
-                            int b = bFirst + (panelOuter ? i2 : i1);
-                            int ir = panelOuter ? i1 : i2;
-                            int g0 = b * NR;
-                            int base = imageBase + od * slice + g0;
-                            int oh0 = g0 / q2;
-                            int ow0 = g0 % q2;
-                            if (direct && strided && (ir + 1) * MR <= kpg && g0 + NR <= grid) {
+                int aGroup = gr * mpad * kr;
+                int yGroup = (image * g.cOut() + gr * kpg) * outSpatial + od * out[1] * out[2];
+                int bFirst = tb * bpt;
+                int nb = Math.min(blocks, bFirst + bpt) - bFirst;
+                for (int k0 = 0; k0 < kr; k0 += kf) {
+                    int kc = Math.min(kf, kr - k0);
+                    for (int i = 0; i < nb; i++) {
+                        PackedGemm.packRows(xq, o, k0, imageBase + od * slice + (bFirst + i) * NR, kc, bp, i * kc * NR);
+                    }
+                    // panels outermost: a chunk of an A panel is read once per task, and each row of y is written in
+                    // runs of the task's whole width
+                    for (int ir = 0; ir < panels; ir++) {
+                        int aOff = aGroup + ir * MR * kr + k0 * MR;
+                        boolean fullPanel = (ir + 1) * MR <= kpg;
+                        for (int i = 0; i < nb; i++) {
+                            int g0 = (bFirst + i) * NR;
+                            if (direct && fullPanel && g0 + NR <= grid) {
                                 // the grid is the output plane: add the tile straight into y (zero on entry)
-                                PackedGemm.tileStrided(a, gr * mpad * kr + ir * MR * kr + k0 * MR, x,
-                                        o[0] + base + k0 * rowStride, rowStride, kc, y,
-                                        (image * g.cOut() + gr * kpg + ir * MR) * outSpatial + od * out[1] * out[2] + g0,
-                                        outSpatial);
-                                continue;
-                            }
-                            if (k0 > 0) {
-                                continue; // tiles through c take the whole reduction in the first chunk
-                            }
-                            java.util.Arrays.fill(c, 0f);
-                            if (tapMajor) {
-                                int aBase = gr * mpad * kr + ir * MR * kr;
-                                for (int tap = 0; tap < kv; tap++) {
-                                    PackedGemm.tileStrided(a, aBase + tap * cpg * MR, xq, o[tap] + base, channelStride, cpg,
-                                            c, 0, NR);
+                                if (k0 == 0) {
+                                    PackedGemm.tileStore(a, aOff, bp, i * kc * NR, kc, y, yGroup + ir * MR * outSpatial + g0,
+                                            outSpatial);
+                                } else {
+                                    PackedGemm.tile(a, aOff, bp, i * kc * NR, kc, y, yGroup + ir * MR * outSpatial + g0,
+                                            outSpatial);
                                 }
-                            } else if (strided) {
-                                PackedGemm.tileStrided(a, gr * mpad * kr + ir * MR * kr, xq, o[0] + base, rowStride, kr, c, 0,
-                                        NR);
+                            } else if (k0 == 0) {
+                                // the first chunk stores its sums: c needs no zeroing
+                                PackedGemm.tileStore(a, aOff, bp, i * kc * NR, kc, c, (i * mpad + ir * MR) * NR, NR);
                             } else {
-                                PackedGemm.tileRows(a, gr * mpad * kr + ir * MR * kr, xq, o, base, kr, c, 0);
+                                PackedGemm.tile(a, aOff, bp, i * kc * NR, kc, c, (i * mpad + ir * MR) * NR, NR);
                             }
-                            int rows = Math.min(MR, kpg - ir * MR);
-                            for (int i = 0; i < rows; i++) {
-                                int yPlane = (image * g.cOut() + gr * kpg + ir * MR + i) * outSpatial + od * out[1] * out[2];
-                                // copy the tile's row run by run of grid columns that are output columns
-                                int j = 0;
-                                int oh = oh0;
-                                int ow = ow0;
-                                while (j < NR && oh < out[1]) {
-                                    int run = Math.min(NR - j, q2 - ow);
-                                    int valid = Math.max(0, Math.min(run, out[2] - ow));
-                                    if (valid > 0) {
-                                        System.arraycopy(c, i * NR + j, y, yPlane + oh * out[2] + ow, valid);
-                                    }
-                                    j += run;
-                                    ow = 0;
-                                    oh++;
-                                }
+                        }
+                    }
+                }
+                for (int i = 0; i < nb; i++) {
+                    int g0 = (bFirst + i) * NR;
+                    boolean intoY = direct && g0 + NR <= grid;
+                    int oh0 = g0 / q2;
+                    int ow0 = g0 % q2;
+                    for (int m = intoY ? kpg / MR * MR : 0; m < kpg; m++) {
+                        int yPlane = yGroup + m * outSpatial;
+                        int from = (i * mpad + m) * NR;
+                        // copy the tile's row run by run of grid columns that are output columns
+                        int j = 0;
+                        int oh = oh0;
+                        int ow = ow0;
+                        while (j < NR && oh < out[1]) {
+                            int run = Math.min(NR - j, q2 - ow);
+                            int valid = Math.max(0, Math.min(run, out[2] - ow));
+                            if (valid > 0) {
+                                System.arraycopy(c, from + j, y, yPlane + oh * out[2] + ow, valid);
                             }
+                            j += run;
+                            ow = 0;
+                            oh++;
                         }
                     }
                 }
