@@ -286,7 +286,7 @@ public final class CpuConvBackend implements ConvBackend {
                 // the flipped filter, then the forward pass of the transposed geometry
                 case BACKWARD_DATA -> (long) g.cOut() * g.cInPerGroup() * g.kernelVolume()
                         + ShiftConv.forwardScratchFloats(ShiftConv.backwardDataGeometry(g), threads);
-                case BACKWARD_FILTER -> ShiftConv.filterScratchFloats(g);
+                case BACKWARD_FILTER -> ShiftConv.filterScratchFloats(g, threads);
             };
         };
     }

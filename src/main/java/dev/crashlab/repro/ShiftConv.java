@@ -1,7 +1,10 @@
 package dev.crashlab.repro;
 
+import static dev.crashlab.repro.PackedGemm.L;
 import static dev.crashlab.repro.PackedGemm.MR;
 import static dev.crashlab.repro.PackedGemm.NR;
+
+import jdk.incubator.vector.FloatVector;
 
 /**
  * The CPU backend's convolutions without an im2col gather: each image's input is copied once into a zero-padded,
@@ -29,6 +32,8 @@ final class ShiftConv {
     static final int PACK_CHUNK = 512;
     /** Row panels per backward-filter task. */
     static final int PANELS_PER_TASK = 4;
+    /** Backward-filter tasks per thread at least, splitting the reduction where the row panels give fewer. */
+    static final int FILTER_TASKS_PER_THREAD = 4;
 
     /** Floats of packed B rows per forward task (32 KiB): they stay in L1 while the A panels stream past. */
     static final int PACKED_FLOATS = 8192;
@@ -154,13 +159,14 @@ final class ShiftConv {
     }
 
     /** Scratch floats of a backward-filter pass: planes, packed dy^T, accumulators, offsets. */
-    static long filterScratchFloats(ConvGeometry g) {
+    static long filterScratchFloats(ConvGeometry g, int threads) {
         int kr = g.cInPerGroup() * g.kernelVolume();
         int rows = GemmConv.roundUp(kr, MR);
         int npad = GemmConv.roundUp(g.cOutPerGroup(), NR);
         Planes pl = new Planes(g, g.cIn());
         long grid = (long) g.out()[0] * g.out()[1] * pl.q2;
-        return pl.floats + (long) g.groups() * npad * grid + (long) g.groups() * rows * npad + (long) g.groups() * rows;
+        return (filterDirect(g, pl) ? 0 : pl.floats) + (long) g.groups() * npad * grid
+                + (long) filterSplits(g, threads) * g.groups() * rows * npad + (long) g.groups() * rows;
     }
 
     /** Whether backward-data of {@code g} runs here: unit strides and padding no larger than the dilated kernel. */
@@ -324,6 +330,23 @@ final class ShiftConv {
 
     // ---------------------------------------------------------------- backward-filter
 
+    /**
+     * Slices of the reduction that backward-filter computes apart (in accumulators of their own, added at the end),
+     * so that there are at least {@link #FILTER_TASKS_PER_THREAD} tasks per thread: a 7x7 layer on 3 channels has
+     * only 5 groups of row panels, which left one of two threads idle for a fifth of the time.
+     */
+    static int filterSplits(ConvGeometry g, int threads) {
+        int rPanels = Math.ceilDiv(g.cInPerGroup() * g.kernelVolume(), MR);
+        int tasks = g.groups() * Math.ceilDiv(rPanels, PANELS_PER_TASK);
+        int rows = g.out()[0] * g.out()[1];
+        return Math.max(1, Math.min(rows, Math.ceilDiv(FILTER_TASKS_PER_THREAD * threads, tasks)));
+    }
+
+    /** Whether backward-filter reads the im2col rows from x itself: the planes would be a plain copy of it. */
+    static boolean filterDirect(ConvGeometry g, Planes pl) {
+        return pl.phases == 1 && pl.q0 == g.in()[0] && pl.q1 == g.in()[1] && pl.q2 == g.in()[2] && g.kernelVolume() == 1;
+    }
+
     /** dw = the filter gradient of the plain convolution {@code g}; dw is overwritten. */
     static void backwardFilter(ConvGeometry g, float[] x, float[] dy, float[] dw, GemmConv.Tasks tasks) {
         int cpg = g.cInPerGroup();
@@ -344,60 +367,88 @@ final class ShiftConv {
         for (int gr = 0; gr < g.groups(); gr++) {
             offs[gr] = pl.offsets(gr, cpg, rPanels * MR, tasks);
         }
-        float[] xq = tasks.alloc(pl.floats);
-        // dy^T of one image on the grid: bt[((gr * jPanels + jr) * reduction + q) * NR + j], zero off the outputs
+        boolean direct = filterDirect(g, pl);
+        float[] xq = direct ? x : tasks.alloc(pl.floats);
+        // dy^T of one image on the grid: bt[((gr * jPanels + jr) * reduction + q) * NR + j]; grid columns that are no
+        // output position, and columns past the group's channels, are never written and stay zero
         float[] bt = tasks.alloc(g.groups() * npad * reduction);
-        float[] acc = tasks.alloc(g.groups() * rPanels * jPanels * MR * NR);
+        int splits = filterSplits(g, tasks.threads());
+        int accFloats = g.groups() * rPanels * jPanels * MR * NR;
+        float[] acc = tasks.alloc(splits * accFloats);
         int perGroup = Math.ceilDiv(rPanels, PANELS_PER_TASK);
+        // the lanes of one gathered vector: L output channels at one position
+        int[] lanes = new int[L];
+        for (int j = 0; j < L; j++) {
+            lanes[j] = j * outSpatial;
+        }
+        int rowsPerPack = Math.max(1, PACK_CHUNK / q2);
+        int packRowTasks = Math.ceilDiv(out[1], rowsPerPack);
+        int outRows = out[0] * out[1];
         for (int n = 0; n < g.n(); n++) {
             int image = n;
-            tasks.run(g.cIn(), c -> pl.fill(x, image, g.cIn(), c, xq));
-            // dy^T in blocks of PACK_CHUNK grid positions x NR channels: each task writes one contiguous block of bt
-            // (tasks by channel wrote interleaved cache lines from both threads)
-            int chunks = Math.ceilDiv(reduction, PACK_CHUNK);
-            tasks.run(g.groups() * jPanels * chunks, t -> {
-                int chunk = t % chunks;
-                int jr = t / chunks % jPanels;
-                int gr = t / chunks / jPanels;
-                int q0 = chunk * PACK_CHUNK;
-                int q1 = Math.min(reduction, q0 + PACK_CHUNK);
+            int imageBase = direct ? n * g.cIn() * g.inSpatial() : 0;
+            if (!direct) {
+                tasks.run(g.cIn(), c -> pl.fill(x, image, g.cIn(), c, xq));
+            }
+            // dy^T in blocks of output rows x NR channels, each task one contiguous block of bt (tasks by channel wrote
+            // interleaved cache lines from both threads), NR channels at a position gathered as two vectors
+            tasks.run(g.groups() * jPanels * out[0] * packRowTasks, t -> {
+                int rt = t % packRowTasks;
+                int od = t / packRowTasks % out[0];
+                int jr = t / packRowTasks / out[0] % jPanels;
+                int gr = t / packRowTasks / out[0] / jPanels;
                 int cols = Math.min(NR, kpg - jr * NR);
                 int dyBase = (image * g.cOut() + gr * kpg + jr * NR) * outSpatial;
                 int dst = (gr * jPanels + jr) * reduction * NR;
-                for (int q = q0; q < q1; q++) {
-                    int od = q / grid;
-                    int oh = q % grid / q2;
-                    int ow = q % q2;
-                    int at = dst + q * NR;
-                    if (ow >= out[2]) {
-                        java.util.Arrays.fill(bt, at, at + cols, 0f);
-                        continue;
-                    }
-                    int src = dyBase + (od * out[1] + oh) * out[2] + ow;
-                    for (int j = 0; j < cols; j++) {
-                        bt[at + j] = dy[src + j * outSpatial];
-                    }
-                    // columns past the group's channels stay zero from the allocation
-                }
-            });
-            tasks.run(g.groups() * perGroup, t -> {
-                int gr = t / perGroup;
-                int p0 = t % perGroup * PANELS_PER_TASK;
-                int p1 = Math.min(rPanels, p0 + PANELS_PER_TASK);
-                int[] o = offs[gr];
-                for (int od = 0; od < out[0]; od++) {
-                    for (int q0 = 0; q0 < grid; q0 += KC) {
-                        int kc = Math.min(KC, grid - q0);
-                        for (int ir = p0; ir < p1; ir++) {
-                            for (int jr = 0; jr < jPanels; jr++) {
-                                PackedGemm.tileCols(xq, o, ir * MR, od * slice + q0, bt,
-                                        ((gr * jPanels + jr) * reduction + od * grid + q0) * NR, kc, acc,
-                                        ((gr * rPanels + ir) * jPanels + jr) * MR * NR);
+                int ohEnd = Math.min(out[1], (rt + 1) * rowsPerPack);
+                for (int oh = rt * rowsPerPack; oh < ohEnd; oh++) {
+                    int src = dyBase + (od * out[1] + oh) * out[2];
+                    int at = dst + (od * grid + oh * q2) * NR;
+                    if (cols == NR) {
+                        for (int ow = 0; ow < out[2]; ow++, at += NR) {
+                            FloatVector.fromArray(PackedGemm.S, dy, src + ow, lanes, 0).intoArray(bt, at);
+                            FloatVector.fromArray(PackedGemm.S, dy, src + ow + L * outSpatial, lanes, 0).intoArray(bt, at + L);
+                        }
+                    } else {
+                        for (int ow = 0; ow < out[2]; ow++, at += NR) {
+                            for (int j = 0; j < cols; j++) {
+                                bt[at + j] = dy[src + ow + j * outSpatial];
                             }
                         }
                     }
                 }
             });
+            tasks.run(g.groups() * perGroup * splits, t -> {
+                int split = t % splits;
+                int gr = t / splits / perGroup;
+                int p0 = t / splits % perGroup * PANELS_PER_TASK;
+                int p1 = Math.min(rPanels, p0 + PANELS_PER_TASK);
+                int[] o = offs[gr];
+                int accBase = split * accFloats;
+                // this split's output rows (depth slice, row) of the grid
+                int r0 = (int) ((long) outRows * split / splits);
+                int r1 = (int) ((long) outRows * (split + 1) / splits);
+                for (int od = r0 / out[1]; od * out[1] < r1; od++) {
+                    int qStart = (Math.max(r0, od * out[1]) - od * out[1]) * q2;
+                    int qEnd = (Math.min(r1, (od + 1) * out[1]) - od * out[1]) * q2;
+                    for (int q0 = qStart; q0 < qEnd; q0 += KC) {
+                        int kc = Math.min(KC, qEnd - q0);
+                        for (int ir = p0; ir < p1; ir++) {
+                            for (int jr = 0; jr < jPanels; jr++) {
+                                PackedGemm.tileCols(xq, o, ir * MR, imageBase + od * slice + q0, bt,
+                                        ((gr * jPanels + jr) * reduction + od * grid + q0) * NR, kc, acc,
+                                        accBase + ((gr * rPanels + ir) * jPanels + jr) * MR * NR);
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        for (int sp = 1; sp < splits; sp++) {
+            int from = sp * accFloats;
+            for (int i = 0; i < accFloats; i++) {
+                acc[i] += acc[from + i];
+            }
         }
         for (int gr = 0; gr < g.groups(); gr++) {
             for (int k = 0; k < kpg; k++) {
