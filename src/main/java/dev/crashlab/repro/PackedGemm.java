@@ -228,6 +228,18 @@ final class PackedGemm {
         }
     }
 
+    /**
+     * Adds the first {@code rows} rows of the MR x NR tile {@code c} into {@code x}: row i onto
+     * {@code x[offs[oOff + i] + base ..]} (the adjoint of {@link #packRows}).
+     */
+    static void addRows(float[] c, int rows, float[] x, int[] offs, int oOff, int base) {
+        for (int i = 0; i < rows; i++) {
+            int o = offs[oOff + i] + base;
+            FloatVector.fromArray(S, x, o).add(FloatVector.fromArray(S, c, i * NR)).intoArray(x, o);
+            FloatVector.fromArray(S, x, o + L).add(FloatVector.fromArray(S, c, i * NR + L)).intoArray(x, o + L);
+        }
+    }
+
     private static void setRow(float[] c, int off, FloatVector v0, FloatVector v1) {
         v0.intoArray(c, off);
         v1.intoArray(c, off + L);

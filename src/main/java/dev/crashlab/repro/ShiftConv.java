@@ -148,6 +148,45 @@ final class ShiftConv {
                 }
             }
         }
+
+        /**
+         * The adjoint of {@link #fill}: channel c of image n of {@code dx} gets the sum over {@code parts} of its
+         * elements inside the padding, and {@code parts} are zeroed there for the next image (elements in the
+         * padding are never read and stay as they are).
+         */
+        void unfill(Iterable<float[]> parts, float[] dx, int n, int cAll, int c) {
+            int[] s = g.s();
+            int[] pad = g.pad();
+            int[] in = g.in();
+            int inPlane = in[0] * in[1] * in[2];
+            int dst = (n * cAll + c) * inPlane;
+            for (int pd = 0; pd < s[0]; pd++) {
+                for (int ph = 0; ph < s[1]; ph++) {
+                    for (int pw = 0; pw < s[2]; pw++) {
+                        int plane = (c * phases + (pd * s[1] + ph) * s[2] + pw) * planeQ;
+                        int lo = Math.min(q2, Math.max(0, Math.ceilDiv(pad[2] - pw, s[2])));
+                        int hi = Math.max(lo, Math.min(q2, Math.floorDiv(in[2] - 1 + pad[2] - pw, s[2]) + 1));
+                        for (int zd = 0; zd < q0; zd++) {
+                            int id = zd * s[0] + pd - pad[0];
+                            for (int zh = 0; zh < q1; zh++) {
+                                int ih = zh * s[1] + ph - pad[1];
+                                if (id < 0 || id >= in[0] || ih < 0 || ih >= in[1] || lo >= hi) {
+                                    continue;
+                                }
+                                int row = plane + (zd * q1 + zh) * q2;
+                                int xr = dst + (id * in[1] + ih) * in[2] + pw - pad[2];
+                                for (float[] part : parts) {
+                                    for (int zw = lo; zw < hi; zw++) {
+                                        dx[xr + zw * s[2]] += part[row + zw];
+                                    }
+                                    java.util.Arrays.fill(part, row + lo, row + hi, 0f);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /** Scratch floats of a forward pass (also backward-data through it): planes, packed filter, offsets, tiles. */
@@ -307,8 +346,135 @@ final class ShiftConv {
         }
     }
 
-    /** dx = the input gradient of {@code g} (unit strides, {@link #backwardDataApplies}): a forward pass. */
+    /**
+     * dx = the input gradient of {@code g}; dx must be zero. With unit strides ({@link #backwardDataApplies}) a
+     * forward pass of the flipped filter; otherwise {@link #planesBackwardData}.
+     */
     static void backwardData(ConvGeometry g, float[] dy, float[] w, float[] dx, GemmConv.Tasks tasks) {
+        if (backwardDataApplies(g)) {
+            transposedBackwardData(g, dy, w, dx, tasks);
+        } else {
+            planesBackwardData(g, dy, w, dx, tasks);
+        }
+    }
+
+    /** Scratch floats of a backward-data pass. */
+    static long backwardDataScratchFloats(ConvGeometry g, int threads) {
+        if (backwardDataApplies(g)) {
+            return (long) g.cOut() * g.cInPerGroup() * g.kernelVolume() + forwardScratchFloats(backwardDataGeometry(g), threads);
+        }
+        int kr = g.cInPerGroup() * g.kernelVolume();
+        int kpg = g.cOutPerGroup();
+        Planes pl = new Planes(g, g.cIn());
+        long gridPad = GemmConv.roundUp(g.out()[1] * pl.q2, NR);
+        return (long) (threads + 1) * pl.floats + (long) g.cOut() * g.out()[0] * gridPad + NR
+                + (long) g.groups() * GemmConv.roundUp(kr, MR) * kpg + (long) g.groups() * GemmConv.roundUp(kr, MR)
+                + (long) (threads + 1) * (Math.min(kpg, KD) * NR + MR * NR);
+    }
+
+    /** Reduction rows (output channels) per packed chunk of {@link #planesBackwardData}. */
+    static final int KD = 256;
+
+    /**
+     * dx of a strided layer without a col2im scatter: dcol = w^T x dy is computed tile by tile (8 (channel, tap) rows x
+     * 32 grid positions) and each tile row is added, as two vectors, into the padded, phase-split planes of dx, where
+     * row (c, tap) is the same contiguous slice that forward reads ({@link Planes#offset}); the planes are then copied
+     * into dx once per image ({@link Planes#unfill}). dy is laid out on the grid with zeros in the columns that are
+     * no output position, so those tiles add zeros. Each thread adds into planes of its own, summed by the copy, so
+     * no two threads write one element.
+     */
+    static void planesBackwardData(ConvGeometry g, float[] dy, float[] w, float[] dx, GemmConv.Tasks tasks) {
+        int cpg = g.cInPerGroup();
+        int kpg = g.cOutPerGroup();
+        int kv = g.kernelVolume();
+        int kr = cpg * kv;
+        int mpad = GemmConv.roundUp(kr, MR);
+        int panels = mpad / MR;
+        int[] out = g.out();
+        int outSpatial = g.outSpatial();
+        // A = w^T per group: rows (c, tap), reduction over the group's output channels, a[gr][ir][k][i]
+        float[] a = tasks.alloc(g.groups() * mpad * kpg);
+        for (int gr = 0; gr < g.groups(); gr++) {
+            for (int k = 0; k < kpg; k++) {
+                int wRow = (gr * kpg + k) * kr;
+                for (int r = 0; r < kr; r++) {
+                    a[gr * mpad * kpg + r / MR * MR * kpg + k * MR + r % MR] = w[wRow + r];
+                }
+            }
+        }
+        Planes pl = new Planes(g, g.cIn());
+        int[][] offs = new int[g.groups()][];
+        for (int gr = 0; gr < g.groups(); gr++) {
+            offs[gr] = pl.offsets(gr, cpg, mpad, tasks);
+        }
+        int q2 = pl.q2;
+        int slice = pl.q1 * q2;
+        int grid = out[1] * q2;
+        int gridPad = GemmConv.roundUp(grid, NR);
+        int blocks = gridPad / NR;
+        // dy of one image on the grid, each depth slice padded to whole blocks: dyg[(k * out[0] + od) * gridPad + q]
+        int channelLength = out[0] * gridPad;
+        float[] dyg = tasks.alloc(g.cOut() * channelLength + NR);
+        int[] rowsOfK = new int[kpg];
+        for (int k = 0; k < kpg; k++) {
+            rowsOfK[k] = k * channelLength;
+        }
+        int kd = Math.min(kpg, KD);
+        java.util.concurrent.ConcurrentLinkedQueue<float[]> parts = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        ThreadLocal<float[]> planes = ThreadLocal.withInitial(() -> {
+            float[] p = tasks.alloc(pl.floats);
+            parts.add(p);
+            return p;
+        });
+        ThreadLocal<float[]> packed = ThreadLocal.withInitial(() -> tasks.alloc(kd * NR));
+        ThreadLocal<float[]> tiles = ThreadLocal.withInitial(() -> tasks.alloc(MR * NR));
+        int perSlice = Math.ceilDiv(blocks, 4);
+        for (int n = 0; n < g.n(); n++) {
+            int image = n;
+            tasks.run(g.cOut(), k -> {
+                for (int od = 0; od < out[0]; od++) {
+                    for (int oh = 0; oh < out[1]; oh++) {
+                        System.arraycopy(dy, (image * g.cOut() + k) * outSpatial + (od * out[1] + oh) * out[2], dyg,
+                                k * channelLength + od * gridPad + oh * q2, out[2]);
+                    }
+                }
+            });
+            tasks.run(g.groups() * out[0] * perSlice, t -> {
+                int tb = t % perSlice;
+                int od = t / perSlice % out[0];
+                int gr = t / perSlice / out[0];
+                float[] dq = planes.get();
+                float[] bp = packed.get();
+                float[] c = tiles.get();
+                int[] o = offs[gr];
+                int dyGroup = gr * kpg * channelLength + od * gridPad;
+                int bLast = Math.min(blocks, (tb + 1) * 4);
+                for (int b = tb * 4; b < bLast; b++) {
+                    int g0 = b * NR;
+                    for (int ir = 0; ir < panels; ir++) {
+                        for (int k0 = 0; k0 < kpg; k0 += kd) {
+                            int kc = Math.min(kd, kpg - k0);
+                            if (ir == 0 || kc < kpg) {
+                                PackedGemm.packRows(dyg, rowsOfK, k0, dyGroup + g0, kc, bp, 0);
+                            }
+                            int aOff = gr * mpad * kpg + ir * MR * kpg + k0 * MR;
+                            if (k0 == 0) {
+                                PackedGemm.tileStore(a, aOff, bp, 0, kc, c, 0, NR);
+                            } else {
+                                PackedGemm.tile(a, aOff, bp, 0, kc, c, 0, NR);
+                            }
+                        }
+                        int rows = Math.min(MR, kr - ir * MR);
+                        PackedGemm.addRows(c, rows, dq, o, ir * MR, od * slice + g0);
+                    }
+                }
+            });
+            tasks.run(g.cIn(), ch -> pl.unfill(parts, dx, image, g.cIn(), ch));
+        }
+    }
+
+    /** dx = the input gradient of {@code g} (unit strides, {@link #backwardDataApplies}): a forward pass. */
+    static void transposedBackwardData(ConvGeometry g, float[] dy, float[] w, float[] dx, GemmConv.Tasks tasks) {
         int cpg = g.cInPerGroup();
         int kpg = g.cOutPerGroup();
         int kv = g.kernelVolume();
