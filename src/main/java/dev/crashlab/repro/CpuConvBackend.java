@@ -110,7 +110,7 @@ public final class CpuConvBackend implements ConvBackend {
         if (kernels == Kernels.GEMM) {
             return GemmConv.describe();
         }
-        return GemmConv.describe() + ", im2col rows read in place (no gather) where the shape allows"
+        return GemmConv.describe() + ", im2col rows taken from a padded, phase-split copy of the input (no gather) where the shape allows"
                 + (kernels == Kernels.AUTO ? ", direct loops below " + GEMM_MIN_CHANNELS + " output channels per group"
                 : "");
     }

@@ -109,48 +109,49 @@ final class ShiftConv {
             return o;
         }
 
-        /** Writes channel c of image n of {@code x} (channels {@code cAll} per image) into {@code dst}, zeros around it. */
-        void fill(float[] x, int n, int cAll, int c, float[] dst) {
+        /**
+         * Writes stride phase {@code phase} of channel c of image n of {@code x} (channels {@code cAll} per image) into
+         * {@code dst}, zeros around it. One task per (channel, phase): the 7x7 stride-2 layer's 3 channels as 3 tasks
+         * left one of two threads idle for a third of the copy.
+         */
+        void fill(float[] x, int n, int cAll, int c, int phase, float[] dst) {
             int[] s = g.s();
             int[] pad = g.pad();
             int[] in = g.in();
             int inPlane = in[0] * in[1] * in[2];
             int src = (n * cAll + c) * inPlane;
-            for (int pd = 0; pd < s[0]; pd++) {
-                for (int ph = 0; ph < s[1]; ph++) {
-                    for (int pw = 0; pw < s[2]; pw++) {
-                        int plane = (c * phases + (pd * s[1] + ph) * s[2] + pw) * planeQ;
-                        // columns zw whose input column zw * s + pw - pad lies in [0, in)
-                        int lo = Math.min(q2, Math.max(0, Math.ceilDiv(pad[2] - pw, s[2])));
-                        int hi = Math.max(lo, Math.min(q2, Math.floorDiv(in[2] - 1 + pad[2] - pw, s[2]) + 1));
-                        for (int zd = 0; zd < q0; zd++) {
-                            int id = zd * s[0] + pd - pad[0];
-                            for (int zh = 0; zh < q1; zh++) {
-                                int ih = zh * s[1] + ph - pad[1];
-                                int row = plane + (zd * q1 + zh) * q2;
-                                if (id < 0 || id >= in[0] || ih < 0 || ih >= in[1] || lo >= hi) {
-                                    java.util.Arrays.fill(dst, row, row + q2, 0f);
-                                    continue;
-                                }
-                                java.util.Arrays.fill(dst, row, row + lo, 0f);
-                                int xr = src + (id * in[1] + ih) * in[2] + pw - pad[2];
-                                if (s[2] == 1) {
-                                    System.arraycopy(x, xr + lo, dst, row + lo, hi - lo);
-                                } else {
-                                    for (int zw = lo; zw < hi; zw++) {
-                                        dst[row + zw] = x[xr + zw * s[2]];
-                                    }
-                                }
-                                java.util.Arrays.fill(dst, row + hi, row + q2, 0f);
-                            }
+            int pw = phase % s[2];
+            int ph = phase / s[2] % s[1];
+            int pd = phase / s[2] / s[1];
+            int plane = (c * phases + (pd * s[1] + ph) * s[2] + pw) * planeQ;
+            // columns zw whose input column zw * s + pw - pad lies in [0, in)
+            int lo = Math.min(q2, Math.max(0, Math.ceilDiv(pad[2] - pw, s[2])));
+            int hi = Math.max(lo, Math.min(q2, Math.floorDiv(in[2] - 1 + pad[2] - pw, s[2]) + 1));
+            for (int zd = 0; zd < q0; zd++) {
+                int id = zd * s[0] + pd - pad[0];
+                for (int zh = 0; zh < q1; zh++) {
+                    int ih = zh * s[1] + ph - pad[1];
+                    int row = plane + (zd * q1 + zh) * q2;
+                    if (id < 0 || id >= in[0] || ih < 0 || ih >= in[1] || lo >= hi) {
+                        java.util.Arrays.fill(dst, row, row + q2, 0f);
+                        continue;
+                    }
+                    java.util.Arrays.fill(dst, row, row + lo, 0f);
+                    int xr = src + (id * in[1] + ih) * in[2] + pw - pad[2];
+                    if (s[2] == 1) {
+                        System.arraycopy(x, xr + lo, dst, row + lo, hi - lo);
+                    } else {
+                        for (int zw = lo; zw < hi; zw++) {
+                            dst[row + zw] = x[xr + zw * s[2]];
                         }
                     }
+                    java.util.Arrays.fill(dst, row + hi, row + q2, 0f);
                 }
             }
         }
 
         /**
-         * The adjoint of {@link #fill}: channel c of image n of {@code dx} gets the sum over {@code parts} of its
+         * The adjoint of {@link #fill} over all phases: channel c of image n of {@code dx} gets the sum over {@code parts} of its
          * elements inside the padding, and {@code parts} are zeroed there for the next image (elements in the
          * padding are never read and stay as they are).
          */
@@ -275,7 +276,7 @@ final class ShiftConv {
             int image = n;
             int imageBase = direct ? n * g.cIn() * g.inSpatial() : 0;
             if (!direct) {
-                tasks.run(g.cIn(), c -> pl.fill(x, image, g.cIn(), c, xq));
+                tasks.run(g.cIn() * pl.phases, t -> pl.fill(x, image, g.cIn(), t / pl.phases, t % pl.phases, xq));
             }
             tasks.run(g.groups() * out[0] * perSlice, t -> {
                 int tb = t % perSlice;
@@ -554,7 +555,7 @@ final class ShiftConv {
             int image = n;
             int imageBase = direct ? n * g.cIn() * g.inSpatial() : 0;
             if (!direct) {
-                tasks.run(g.cIn(), c -> pl.fill(x, image, g.cIn(), c, xq));
+                tasks.run(g.cIn() * pl.phases, t -> pl.fill(x, image, g.cIn(), t / pl.phases, t % pl.phases, xq));
             }
             // dy^T in blocks of output rows x NR channels, each task one contiguous block of bt (tasks by channel wrote
             // interleaved cache lines from both threads), NR channels at a position gathered as two vectors
