@@ -463,8 +463,9 @@ class CpuConvBackendTest {
 
     /**
      * Layers whose reduction is longer than one packed chunk ({@link ShiftConv#chunkRows}) reduce chunk by chunk, in
-     * c or added into y (1x1 layers); the random shapes have too few channels for that, so these shapes are chosen
-     * for it (with groups, strides, dilation, padding).
+     * c or added into y (1x1 layers), and layers with whole panels of 32 output channels per group pack dy^T by
+     * gathering; the random shapes have too few channels for either, so these shapes are chosen for them (with
+     * groups, strides, dilation, padding).
      * Each row: batch, channels, height, width, filters, kernel, stride, pad, dilation, groups.
      */
     @Test
@@ -474,6 +475,8 @@ class CpuConvBackendTest {
         int[][] shapes = {
             {2, 40, 9, 11, 24, 3, 1, 1, 1, 1}, {1, 36, 7, 7, 40, 3, 2, 2, 2, 2}, {1, 17, 6, 5, 16, 2, 1, 1, 1, 1},
             {2, 272, 8, 8, 16, 1, 1, 0, 1, 1}, {1, 600, 4, 16, 24, 1, 1, 0, 1, 2}, {1, 72, 5, 7, 9, 1, 1, 0, 1, 1},
+            // 32 and more output channels per group: the filter gradient gathers dy^T a whole panel at a time
+            {2, 16, 8, 8, 64, 1, 1, 0, 1, 1}, {1, 3, 13, 11, 40, 7, 2, 3, 1, 1}, {1, 12, 9, 9, 96, 3, 2, 1, 1, 3},
         };
         assertThat(ShiftConv.chunkRows(360) < 360 && ShiftConv.chunkRows(272) < 272 && ShiftConv.chunkRows(300) < 300
                 && ShiftConv.chunkRows(162) == 162)
