@@ -477,6 +477,8 @@ class CpuConvBackendTest {
             {2, 272, 8, 8, 16, 1, 1, 0, 1, 1}, {1, 600, 4, 16, 24, 1, 1, 0, 1, 2}, {1, 72, 5, 7, 9, 1, 1, 0, 1, 1},
             // 32 and more output channels per group: the filter gradient gathers dy^T a whole panel at a time
             {2, 16, 8, 8, 64, 1, 1, 0, 1, 1}, {1, 3, 13, 11, 40, 7, 2, 3, 1, 1}, {1, 12, 9, 9, 96, 3, 2, 1, 1, 3},
+            // and rows of 40 outputs
+            {1, 4, 5, 40, 32, 3, 1, 1, 1, 1},
         };
         assertThat(ShiftConv.chunkRows(360) < 360 && ShiftConv.chunkRows(272) < 272 && ShiftConv.chunkRows(300) < 300
                 && ShiftConv.chunkRows(162) == 162)
