@@ -27,9 +27,9 @@ public final class CpuConvBackend implements ConvBackend {
 
     /**
      * Which loops run the passes: chosen per shape, or one kind forced (for tests that compare them). GEMM: packed
-     * products over gathered im2col panels ({@link GemmConv}); SHIFT: products that read im2col rows in place
-     * from a padded, phase-split copy of the input ({@link ShiftConv}), with GEMM's backward-data where strides
-     * are not 1.
+     * products over gathered im2col panels ({@link GemmConv}); SHIFT: products over im2col rows taken from a
+     * padded, phase-split copy of the input ({@link ShiftConv}; strided backward-data adds its tiles into such a
+     * copy of dx instead of scattering them).
      */
     enum Kernels { AUTO, DIRECT, GEMM, SHIFT }
 
@@ -110,7 +110,7 @@ public final class CpuConvBackend implements ConvBackend {
         if (kernels == Kernels.GEMM) {
             return GemmConv.describe();
         }
-        return GemmConv.describe() + ", im2col rows read in place (no gather) where the shape allows"
+        return GemmConv.describe() + ", im2col rows taken from a padded, phase-split copy of the input (no gather) where the shape allows"
                 + (kernels == Kernels.AUTO ? ", direct loops below " + GEMM_MIN_CHANNELS + " output channels per group"
                 : "");
     }
@@ -219,7 +219,7 @@ public final class CpuConvBackend implements ConvBackend {
     /**
      * Which loops run {@code pass} of {@code g}: with the Vector API present and at least
      * {@link #GEMM_MIN_CHANNELS} output channels per group, products that read the im2col rows in place
-     * ({@link ShiftConv}; backward-data only with unit strides, the filter gradient from
+     * ({@link ShiftConv}; the filter gradient from
      * {@link #SHIFT_FILTER_MIN_CHANNELS} channels) or else over gathered panels ({@link GemmConv}); below that, as
      * in depthwise layers, a micro-tile would be mostly padding and the direct loops are faster.
      */
@@ -230,7 +230,7 @@ public final class CpuConvBackend implements ConvBackend {
     private static Impl impl(Kernels kernels, ConvGeometry g, GemmConv.Pass pass) {
         boolean shiftable = switch (pass) {
             case FORWARD -> true;
-            case BACKWARD_DATA -> ShiftConv.backwardDataApplies(g);
+            case BACKWARD_DATA -> true;
             case BACKWARD_FILTER -> kernels == Kernels.SHIFT || g.cOutPerGroup() >= SHIFT_FILTER_MIN_CHANNELS;
         };
         return switch (kernels) {
@@ -284,9 +284,8 @@ public final class CpuConvBackend implements ConvBackend {
             case SHIFT -> 4 * switch (pass) {
                 case FORWARD -> ShiftConv.forwardScratchFloats(g, threads);
                 // the flipped filter, then the forward pass of the transposed geometry
-                case BACKWARD_DATA -> (long) g.cOut() * g.cInPerGroup() * g.kernelVolume()
-                        + ShiftConv.forwardScratchFloats(ShiftConv.backwardDataGeometry(g), threads);
-                case BACKWARD_FILTER -> ShiftConv.filterScratchFloats(g);
+                case BACKWARD_DATA -> ShiftConv.backwardDataScratchFloats(g, threads);
+                case BACKWARD_FILTER -> ShiftConv.filterScratchFloats(g, threads);
             };
         };
     }

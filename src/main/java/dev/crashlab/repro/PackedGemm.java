@@ -90,32 +90,29 @@ final class PackedGemm {
         setRow(c, cOff + 7 * ldc, c70, c71);
     }
 
-    /**
-     * C[cOff + i * NR + j] += sum over k < kc of a[aOff + k * MR + i] * x[offs[k] + base + j]: the B panel read
-     * straight from the (padded) input, row k starting at {@code offs[k] + base}.
-     */
-    static void tileRows(float[] a, int aOff, float[] x, int[] offs, int base, int kc, float[] c, int cOff) {
-        FloatVector c00 = FloatVector.fromArray(S, c, cOff + 0 * NR);
-        FloatVector c01 = FloatVector.fromArray(S, c, cOff + 0 * NR + L);
-        FloatVector c10 = FloatVector.fromArray(S, c, cOff + 1 * NR);
-        FloatVector c11 = FloatVector.fromArray(S, c, cOff + 1 * NR + L);
-        FloatVector c20 = FloatVector.fromArray(S, c, cOff + 2 * NR);
-        FloatVector c21 = FloatVector.fromArray(S, c, cOff + 2 * NR + L);
-        FloatVector c30 = FloatVector.fromArray(S, c, cOff + 3 * NR);
-        FloatVector c31 = FloatVector.fromArray(S, c, cOff + 3 * NR + L);
-        FloatVector c40 = FloatVector.fromArray(S, c, cOff + 4 * NR);
-        FloatVector c41 = FloatVector.fromArray(S, c, cOff + 4 * NR + L);
-        FloatVector c50 = FloatVector.fromArray(S, c, cOff + 5 * NR);
-        FloatVector c51 = FloatVector.fromArray(S, c, cOff + 5 * NR + L);
-        FloatVector c60 = FloatVector.fromArray(S, c, cOff + 6 * NR);
-        FloatVector c61 = FloatVector.fromArray(S, c, cOff + 6 * NR + L);
-        FloatVector c70 = FloatVector.fromArray(S, c, cOff + 7 * NR);
-        FloatVector c71 = FloatVector.fromArray(S, c, cOff + 7 * NR + L);
+    /** C[cOff + i * ldc + j] = sum over k < kc of a[aOff + k * MR + i] * b[bOff + k * NR + j], a full MR x NR tile. */
+    static void tileStore(float[] a, int aOff, float[] b, int bOff, int kc, float[] c, int cOff, int ldc) {
+        FloatVector c00 = FloatVector.zero(S);
+        FloatVector c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S);
+        FloatVector c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S);
+        FloatVector c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S);
+        FloatVector c31 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S);
+        FloatVector c41 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S);
+        FloatVector c51 = FloatVector.zero(S);
+        FloatVector c60 = FloatVector.zero(S);
+        FloatVector c61 = FloatVector.zero(S);
+        FloatVector c70 = FloatVector.zero(S);
+        FloatVector c71 = FloatVector.zero(S);
         int ao = aOff;
-        for (int k = 0; k < kc; k++, ao += MR) {
-            int o = offs[k] + base;
-            FloatVector b0 = FloatVector.fromArray(S, x, o);
-            FloatVector b1 = FloatVector.fromArray(S, x, o + L);
+        int bo = bOff;
+        for (int k = 0; k < kc; k++, ao += MR, bo += NR) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bo);
+            FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
             FloatVector av = FloatVector.broadcast(S, a[ao + 0]);
             c00 = b0.fma(av, c00);
             c01 = b1.fma(av, c01);
@@ -141,14 +138,14 @@ final class PackedGemm {
             c70 = b0.fma(av, c70);
             c71 = b1.fma(av, c71);
         }
-        setRow(c, cOff + 0 * NR, c00, c01);
-        setRow(c, cOff + 1 * NR, c10, c11);
-        setRow(c, cOff + 2 * NR, c20, c21);
-        setRow(c, cOff + 3 * NR, c30, c31);
-        setRow(c, cOff + 4 * NR, c40, c41);
-        setRow(c, cOff + 5 * NR, c50, c51);
-        setRow(c, cOff + 6 * NR, c60, c61);
-        setRow(c, cOff + 7 * NR, c70, c71);
+        setRow(c, cOff + 0 * ldc, c00, c01);
+        setRow(c, cOff + 1 * ldc, c10, c11);
+        setRow(c, cOff + 2 * ldc, c20, c21);
+        setRow(c, cOff + 3 * ldc, c30, c31);
+        setRow(c, cOff + 4 * ldc, c40, c41);
+        setRow(c, cOff + 5 * ldc, c50, c51);
+        setRow(c, cOff + 6 * ldc, c60, c61);
+        setRow(c, cOff + 7 * ldc, c70, c71);
     }
 
     /**
@@ -220,64 +217,27 @@ final class PackedGemm {
     }
 
     /**
-     * {@link #tileRows} for rows at a fixed distance: row k starts at {@code base + k * stride} (a 1x1 layer's
-     * channels), so no offset is loaded per row.
+     * Packs {@code kc} rows of NR floats into {@code dst[k * NR ..]}: row k is {@code x[offs[oOff + k] + base ..]} (to {@code dst[dOff + k * NR ..]}), a
+     * row of the im2col matrix read from the (padded) input, so that {@link #tile} reads it contiguously.
      */
-    static void tileStrided(float[] a, int aOff, float[] x, int base, int stride, int kc, float[] c, int cOff, int ldc) {
-        FloatVector c00 = FloatVector.fromArray(S, c, cOff + 0 * ldc);
-        FloatVector c01 = FloatVector.fromArray(S, c, cOff + 0 * ldc + L);
-        FloatVector c10 = FloatVector.fromArray(S, c, cOff + 1 * ldc);
-        FloatVector c11 = FloatVector.fromArray(S, c, cOff + 1 * ldc + L);
-        FloatVector c20 = FloatVector.fromArray(S, c, cOff + 2 * ldc);
-        FloatVector c21 = FloatVector.fromArray(S, c, cOff + 2 * ldc + L);
-        FloatVector c30 = FloatVector.fromArray(S, c, cOff + 3 * ldc);
-        FloatVector c31 = FloatVector.fromArray(S, c, cOff + 3 * ldc + L);
-        FloatVector c40 = FloatVector.fromArray(S, c, cOff + 4 * ldc);
-        FloatVector c41 = FloatVector.fromArray(S, c, cOff + 4 * ldc + L);
-        FloatVector c50 = FloatVector.fromArray(S, c, cOff + 5 * ldc);
-        FloatVector c51 = FloatVector.fromArray(S, c, cOff + 5 * ldc + L);
-        FloatVector c60 = FloatVector.fromArray(S, c, cOff + 6 * ldc);
-        FloatVector c61 = FloatVector.fromArray(S, c, cOff + 6 * ldc + L);
-        FloatVector c70 = FloatVector.fromArray(S, c, cOff + 7 * ldc);
-        FloatVector c71 = FloatVector.fromArray(S, c, cOff + 7 * ldc + L);
-        int ao = aOff;
-        int o = base;
-        for (int k = 0; k < kc; k++, ao += MR, o += stride) {
-            FloatVector b0 = FloatVector.fromArray(S, x, o);
-            FloatVector b1 = FloatVector.fromArray(S, x, o + L);
-            FloatVector av = FloatVector.broadcast(S, a[ao + 0]);
-            c00 = b0.fma(av, c00);
-            c01 = b1.fma(av, c01);
-            av = FloatVector.broadcast(S, a[ao + 1]);
-            c10 = b0.fma(av, c10);
-            c11 = b1.fma(av, c11);
-            av = FloatVector.broadcast(S, a[ao + 2]);
-            c20 = b0.fma(av, c20);
-            c21 = b1.fma(av, c21);
-            av = FloatVector.broadcast(S, a[ao + 3]);
-            c30 = b0.fma(av, c30);
-            c31 = b1.fma(av, c31);
-            av = FloatVector.broadcast(S, a[ao + 4]);
-            c40 = b0.fma(av, c40);
-            c41 = b1.fma(av, c41);
-            av = FloatVector.broadcast(S, a[ao + 5]);
-            c50 = b0.fma(av, c50);
-            c51 = b1.fma(av, c51);
-            av = FloatVector.broadcast(S, a[ao + 6]);
-            c60 = b0.fma(av, c60);
-            c61 = b1.fma(av, c61);
-            av = FloatVector.broadcast(S, a[ao + 7]);
-            c70 = b0.fma(av, c70);
-            c71 = b1.fma(av, c71);
+    static void packRows(float[] x, int[] offs, int oOff, int base, int kc, float[] dst, int dOff) {
+        for (int k = 0; k < kc; k++) {
+            int o = offs[oOff + k] + base;
+            FloatVector.fromArray(S, x, o).intoArray(dst, dOff + k * NR);
+            FloatVector.fromArray(S, x, o + L).intoArray(dst, dOff + k * NR + L);
         }
-        setRow(c, cOff + 0 * ldc, c00, c01);
-        setRow(c, cOff + 1 * ldc, c10, c11);
-        setRow(c, cOff + 2 * ldc, c20, c21);
-        setRow(c, cOff + 3 * ldc, c30, c31);
-        setRow(c, cOff + 4 * ldc, c40, c41);
-        setRow(c, cOff + 5 * ldc, c50, c51);
-        setRow(c, cOff + 6 * ldc, c60, c61);
-        setRow(c, cOff + 7 * ldc, c70, c71);
+    }
+
+    /**
+     * Adds the first {@code rows} rows of the MR x NR tile {@code c} into {@code x}: row i onto
+     * {@code x[offs[oOff + i] + base ..]} (the adjoint of {@link #packRows}).
+     */
+    static void addRows(float[] c, int rows, float[] x, int[] offs, int oOff, int base) {
+        for (int i = 0; i < rows; i++) {
+            int o = offs[oOff + i] + base;
+            FloatVector.fromArray(S, x, o).add(FloatVector.fromArray(S, c, i * NR)).intoArray(x, o);
+            FloatVector.fromArray(S, x, o + L).add(FloatVector.fromArray(S, c, i * NR + L)).intoArray(x, o + L);
+        }
     }
 
     private static void setRow(float[] c, int off, FloatVector v0, FloatVector v1) {

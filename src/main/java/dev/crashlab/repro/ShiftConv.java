@@ -1,13 +1,17 @@
 package dev.crashlab.repro;
 
+import static dev.crashlab.repro.PackedGemm.L;
 import static dev.crashlab.repro.PackedGemm.MR;
 import static dev.crashlab.repro.PackedGemm.NR;
+
+import jdk.incubator.vector.FloatVector;
 
 /**
  * The CPU backend's convolutions without an im2col gather: each image's input is copied once into a zero-padded,
  * stride-phase-split form in which every row of the im2col matrix, (channel, tap) seen over a run of output
- * positions, is a contiguous slice. The micro-kernel then reads that slice in place ({@link PackedGemm#tileRows},
- * {@link PackedGemm#tileCols}) instead of a packed copy.
+ * positions, is a contiguous slice. Forward copies those slices into a packed panel per task and chunk of the
+ * reduction ({@link PackedGemm#packRows}, two vector moves per row, no index arithmetic); the filter gradient's
+ * micro-kernel reads them in place ({@link PackedGemm#tileCols}).
  *
  * <p>NOTE: the input of channel c is stored as {@code s_d x s_h x s_w} phase planes (one per stride phase), each
  * {@code Dq x Hq x Wq}; input element (id, ih, iw) of the padded input sits in phase (id % s_d, ih % s_h, iw % s_w)
@@ -15,33 +19,39 @@ import static dev.crashlab.repro.PackedGemm.NR;
  * so output position (od, oh, ow) seen through tap (kd, kh, kw) reads the plane at a fixed offset from the grid
  * index: {@link Planes#offset}. The grid has {@code Wq - Wo} columns per row that are no output position (for a
  * 3x3 stride-1 layer on 56 x 56, 2 of 58); the forward pass computes and drops them, the filter gradient reads
- * them against zeros. Forward: y = w x col, 8 output channels x 32 positions per tile; backward-data with unit
+ * them against zeros. Forward: y = w x col, 8 output channels x 32 positions per tile (reading the rows in place,
+ * with an offset per row, ran at two thirds of the packed panel's speed on the 7x7 stride-2 layer); backward-data with unit
  * strides: the forward pass of the flipped, transposed filter over the padded output gradient; backward-filter:
  * dw^T = col x dy^T, 8 (channel, tap) rows x 32 output channels per tile, with dy^T packed once per image.
  */
 final class ShiftConv {
 
-    /** Tiles of positions per forward task. */
-    static final int BLOCKS_PER_TASK = 4;
     /** Reduction positions per block in backward-filter: two B panels of KC x NR floats stay in L1. */
     static final int KC = 128;
     /** Grid positions of dy^T packed per task in backward-filter. */
     static final int PACK_CHUNK = 512;
     /** Row panels per backward-filter task. */
     static final int PANELS_PER_TASK = 4;
+    /** Backward-filter tasks per thread at least, splitting the reduction where the row panels give fewer. */
+    static final int FILTER_TASKS_PER_THREAD = 4;
 
-    /** Channels per group from which the forward reduction runs tap by tap (see {@link #forward}). */
-    static final int MIN_TAP_MAJOR_CHANNELS = 16;
-    /** Whether the forward reduction may run tap by tap; a switch only for comparing both orders in one JVM. */
-    static volatile boolean TAP_MAJOR = true;
+    /** Floats of packed B rows per forward task (32 KiB): they stay in L1 while the A panels stream past. */
+    static final int PACKED_FLOATS = 8192;
+    /** Reduction rows per packed chunk in forward where the whole reduction does not fit {@link #PACKED_FLOATS}. */
+    static final int KF = 64;
 
-    /** Floats of B rows (all blocks of a forward task) up to which panels run outermost: 32 KiB, in L1 with an A panel. */
-    static final int PANEL_OUTER_MAX_FLOATS = 8192;
-    /** Whether panels may run outermost; a switch only for comparing both orders in one JVM. */
-    static volatile boolean PANEL_OUTER = true;
+    /** Reduction rows per packed B chunk of a forward pass with {@code kr} reduction rows. */
+    static int chunkRows(int kr) {
+        return kr * NR <= PACKED_FLOATS ? kr : KF;
+    }
 
-    /** Reduction rows per chunk where tiles add straight into y; 0 runs the whole reduction at once (comparisons). */
-    static volatile int K_CHUNK = 64;
+    /**
+     * Tiles of positions per forward task: as many as fill {@link #PACKED_FLOATS} with one chunk each (at most 4),
+     * so that an A panel's chunk serves all of them from L1 and each row of y is written in runs of the task's width.
+     */
+    static int blocksPerTask(int kr) {
+        return Math.max(1, Math.min(4, PACKED_FLOATS / (chunkRows(kr) * NR)));
+    }
 
     private ShiftConv() {}
 
@@ -99,39 +109,79 @@ final class ShiftConv {
             return o;
         }
 
-        /** Writes channel c of image n of {@code x} (channels {@code cAll} per image) into {@code dst}, zeros around it. */
-        void fill(float[] x, int n, int cAll, int c, float[] dst) {
+        /**
+         * Writes stride phase {@code phase} of channel c of image n of {@code x} (channels {@code cAll} per image) into
+         * {@code dst}, zeros around it. One task per (channel, phase): the 7x7 stride-2 layer's 3 channels as 3 tasks
+         * left one of two threads idle for a third of the copy.
+         */
+        void fill(float[] x, int n, int cAll, int c, int phase, float[] dst) {
             int[] s = g.s();
             int[] pad = g.pad();
             int[] in = g.in();
             int inPlane = in[0] * in[1] * in[2];
             int src = (n * cAll + c) * inPlane;
+            int pw = phase % s[2];
+            int ph = phase / s[2] % s[1];
+            int pd = phase / s[2] / s[1];
+            int plane = (c * phases + (pd * s[1] + ph) * s[2] + pw) * planeQ;
+            // columns zw whose input column zw * s + pw - pad lies in [0, in)
+            int lo = Math.min(q2, Math.max(0, Math.ceilDiv(pad[2] - pw, s[2])));
+            int hi = Math.max(lo, Math.min(q2, Math.floorDiv(in[2] - 1 + pad[2] - pw, s[2]) + 1));
+            for (int zd = 0; zd < q0; zd++) {
+                int id = zd * s[0] + pd - pad[0];
+                for (int zh = 0; zh < q1; zh++) {
+                    int ih = zh * s[1] + ph - pad[1];
+                    int row = plane + (zd * q1 + zh) * q2;
+                    if (id < 0 || id >= in[0] || ih < 0 || ih >= in[1] || lo >= hi) {
+                        java.util.Arrays.fill(dst, row, row + q2, 0f);
+                        continue;
+                    }
+                    java.util.Arrays.fill(dst, row, row + lo, 0f);
+                    int xr = src + (id * in[1] + ih) * in[2] + pw - pad[2];
+                    if (s[2] == 1) {
+                        System.arraycopy(x, xr + lo, dst, row + lo, hi - lo);
+                    } else {
+                        for (int zw = lo; zw < hi; zw++) {
+                            dst[row + zw] = x[xr + zw * s[2]];
+                        }
+                    }
+                    java.util.Arrays.fill(dst, row + hi, row + q2, 0f);
+                }
+            }
+        }
+
+        /**
+         * The adjoint of {@link #fill} over all phases: channel c of image n of {@code dx} gets the sum over {@code parts} of its
+         * elements inside the padding, and {@code parts} are zeroed there for the next image (elements in the
+         * padding are never read and stay as they are).
+         */
+        void unfill(Iterable<float[]> parts, float[] dx, int n, int cAll, int c) {
+            int[] s = g.s();
+            int[] pad = g.pad();
+            int[] in = g.in();
+            int inPlane = in[0] * in[1] * in[2];
+            int dst = (n * cAll + c) * inPlane;
             for (int pd = 0; pd < s[0]; pd++) {
                 for (int ph = 0; ph < s[1]; ph++) {
                     for (int pw = 0; pw < s[2]; pw++) {
                         int plane = (c * phases + (pd * s[1] + ph) * s[2] + pw) * planeQ;
-                        // columns zw whose input column zw * s + pw - pad lies in [0, in)
                         int lo = Math.min(q2, Math.max(0, Math.ceilDiv(pad[2] - pw, s[2])));
                         int hi = Math.max(lo, Math.min(q2, Math.floorDiv(in[2] - 1 + pad[2] - pw, s[2]) + 1));
                         for (int zd = 0; zd < q0; zd++) {
                             int id = zd * s[0] + pd - pad[0];
                             for (int zh = 0; zh < q1; zh++) {
                                 int ih = zh * s[1] + ph - pad[1];
-                                int row = plane + (zd * q1 + zh) * q2;
                                 if (id < 0 || id >= in[0] || ih < 0 || ih >= in[1] || lo >= hi) {
-                                    java.util.Arrays.fill(dst, row, row + q2, 0f);
                                     continue;
                                 }
-                                java.util.Arrays.fill(dst, row, row + lo, 0f);
-                                int xr = src + (id * in[1] + ih) * in[2] + pw - pad[2];
-                                if (s[2] == 1) {
-                                    System.arraycopy(x, xr + lo, dst, row + lo, hi - lo);
-                                } else {
+                                int row = plane + (zd * q1 + zh) * q2;
+                                int xr = dst + (id * in[1] + ih) * in[2] + pw - pad[2];
+                                for (float[] part : parts) {
                                     for (int zw = lo; zw < hi; zw++) {
-                                        dst[row + zw] = x[xr + zw * s[2]];
+                                        dx[xr + zw * s[2]] += part[row + zw];
                                     }
+                                    java.util.Arrays.fill(part, row + lo, row + hi, 0f);
                                 }
-                                java.util.Arrays.fill(dst, row + hi, row + q2, 0f);
                             }
                         }
                     }
@@ -145,17 +195,18 @@ final class ShiftConv {
         int kr = g.cInPerGroup() * g.kernelVolume();
         Planes pl = new Planes(g, g.cIn());
         return pl.floats + (long) g.groups() * GemmConv.roundUp(g.cOutPerGroup(), MR) * kr + (long) g.groups() * kr
-                + (long) (threads + 1) * MR * NR;
+                + (long) (threads + 1) * blocksPerTask(kr) * (chunkRows(kr) * NR + GemmConv.roundUp(g.cOutPerGroup(), MR) * NR);
     }
 
     /** Scratch floats of a backward-filter pass: planes, packed dy^T, accumulators, offsets. */
-    static long filterScratchFloats(ConvGeometry g) {
+    static long filterScratchFloats(ConvGeometry g, int threads) {
         int kr = g.cInPerGroup() * g.kernelVolume();
         int rows = GemmConv.roundUp(kr, MR);
         int npad = GemmConv.roundUp(g.cOutPerGroup(), NR);
         Planes pl = new Planes(g, g.cIn());
         long grid = (long) g.out()[0] * g.out()[1] * pl.q2;
-        return pl.floats + (long) g.groups() * npad * grid + (long) g.groups() * rows * npad + (long) g.groups() * rows;
+        return (filterDirect(g, pl) ? 0 : pl.floats) + (long) g.groups() * npad * grid
+                + (long) filterSplits(g, threads) * g.groups() * rows * npad + (long) g.groups() * rows;
     }
 
     /** Whether backward-data of {@code g} runs here: unit strides and padding no larger than the dilated kernel. */
@@ -186,26 +237,21 @@ final class ShiftConv {
         int kv = g.kernelVolume();
         int kr = cpg * kv;
         int mpad = GemmConv.roundUp(kpg, MR);
+        int panels = mpad / MR;
         int[] out = g.out();
         int outSpatial = g.outSpatial();
         // A = w, (kpg x kr) per group, packed into MR-row panels: a[g][ir][k][i]
-        // with enough channels per group the reduction runs tap by tap (k = tap * cpg + c): the rows of one tap sit at
-        // a fixed distance (one channel's planes), so each tap is one tileStrided call whose loads the JIT can
-        // range-check once per call instead of loading an offset and checking it per row
-        boolean tapMajor = TAP_MAJOR && kv > 1 && cpg >= MIN_TAP_MAJOR_CHANNELS;
         float[] a = tasks.alloc(g.groups() * mpad * kr);
         for (int gr = 0; gr < g.groups(); gr++) {
             for (int m = 0; m < kpg; m++) {
                 int base = gr * mpad * kr + m / MR * MR * kr + m % MR;
                 int wRow = (gr * kpg + m) * kr;
                 for (int k = 0; k < kr; k++) {
-                    int kk = tapMajor ? k % kv * cpg + k / kv : k;
-                    a[base + kk * MR] = w[wRow + k];
+                    a[base + k * MR] = w[wRow + k];
                 }
             }
         }
         Planes pl = new Planes(g, g.cIn());
-        int channelStride = pl.phases * pl.planeQ;
         int[][] offs = new int[g.groups()][];
         for (int gr = 0; gr < g.groups(); gr++) {
             offs[gr] = pl.offsets(gr, cpg, kr, tasks);
@@ -214,94 +260,86 @@ final class ShiftConv {
         int slice = pl.q1 * q2;
         int grid = out[1] * q2;
         int blocks = Math.ceilDiv(grid, NR);
-        // rows at a fixed distance (1x1 kernels): no offset per row; and where the planes would be a plain copy of
-        // x (unit strides, no padding, whole tiles) the rows are read from x itself
-        int rowStride = kr > 1 ? offs[0][1] - offs[0][0] : 0;
-        boolean arithmetic = kr > 1;
-        for (int gr = 0; gr < g.groups() && arithmetic; gr++) {
-            for (int r = 1; r < kr && arithmetic; r++) {
-                arithmetic = offs[gr][r] - offs[gr][r - 1] == rowStride;
-            }
-        }
-        boolean strided = arithmetic;
+        // where the planes would be a plain copy of x (1x1 kernels: unit strides, no padding, whole tiles) the rows are
+        // read from x itself and the tiles add straight into y
         boolean direct = pl.phases == 1 && pl.planeQ == g.inSpatial() && pl.q2 == g.in()[2] && pl.q1 == g.in()[1]
                 && g.inSpatial() % NR == 0 && kv == 1 && out[0] * slice == g.inSpatial();
         float[] xq = direct ? x : tasks.alloc(pl.floats);
-        int perSlice = Math.ceilDiv(blocks, BLOCKS_PER_TASK);
-        // a short reduction (a 1x1 layer's backward-data: 64 rows): the task's B rows of all its blocks and one A panel
-        // fit in L1 together, so panels run outermost and each A panel is read from L2 once per task, not per tile
-        // where tiles add straight into y (1x1 layers), the reduction runs in chunks of at most K_CHUNK rows, each
-        // chunk over all of the task's tiles, so that a chunk's B rows and an A panel stay in L1 (panels outermost)
-        int kChunk = direct && strided && K_CHUNK > 0 ? Math.min(kr, K_CHUNK) : kr;
-        boolean panelOuter = PANEL_OUTER && (long) kChunk * NR * BLOCKS_PER_TASK <= PANEL_OUTER_MAX_FLOATS;
-        ThreadLocal<float[]> tiles = ThreadLocal.withInitial(() -> tasks.alloc(MR * NR));
+        int bpt = blocksPerTask(kr);
+        int perSlice = Math.ceilDiv(blocks, bpt);
+        // per thread: the task's blocks' B rows of one reduction chunk, packed (bpt x kf x NR), and the
+        // blocks' tiles of all panels
+        int kf = chunkRows(kr);
+        ThreadLocal<float[]> packed = ThreadLocal.withInitial(() -> tasks.alloc(bpt * kf * NR));
+        ThreadLocal<float[]> tiles = ThreadLocal.withInitial(() -> tasks.alloc(bpt * mpad * NR));
         for (int n = 0; n < g.n(); n++) {
             int image = n;
             int imageBase = direct ? n * g.cIn() * g.inSpatial() : 0;
             if (!direct) {
-                tasks.run(g.cIn(), c -> pl.fill(x, image, g.cIn(), c, xq));
+                tasks.run(g.cIn() * pl.phases, t -> pl.fill(x, image, g.cIn(), t / pl.phases, t % pl.phases, xq));
             }
             tasks.run(g.groups() * out[0] * perSlice, t -> {
                 int tb = t % perSlice;
                 int od = t / perSlice % out[0];
                 int gr = t / perSlice / out[0];
+                float[] bp = packed.get();
                 float[] c = tiles.get();
                 int[] o = offs[gr];
-                int bFirst = tb * BLOCKS_PER_TASK;
-                int nb = Math.min(blocks, bFirst + BLOCKS_PER_TASK) - bFirst;
-                int panels = mpad / MR;
-                for (int k0 = 0; k0 < kr; k0 += kChunk) {
-                    int kc = Math.min(kChunk, kr - k0);
-                    for (int i1 = 0; i1 < (panelOuter ? panels : nb); i1++) {
-                        for (int i2 = 0; i2 < (panelOuter ? nb : panels); i2++) {
-                            int b = bFirst + (panelOuter ? i2 : i1);
-                            int ir = panelOuter ? i1 : i2;
-                            int g0 = b * NR;
-                            int base = imageBase + od * slice + g0;
-                            int oh0 = g0 / q2;
-                            int ow0 = g0 % q2;
-                            if (direct && strided && (ir + 1) * MR <= kpg && g0 + NR <= grid) {
+                int aGroup = gr * mpad * kr;
+                int yGroup = (image * g.cOut() + gr * kpg) * outSpatial + od * out[1] * out[2];
+                int bFirst = tb * bpt;
+                int nb = Math.min(blocks, bFirst + bpt) - bFirst;
+                for (int k0 = 0; k0 < kr; k0 += kf) {
+                    int kc = Math.min(kf, kr - k0);
+                    for (int i = 0; i < nb; i++) {
+                        PackedGemm.packRows(xq, o, k0, imageBase + od * slice + (bFirst + i) * NR, kc, bp, i * kc * NR);
+                    }
+                    // panels outermost: a chunk of an A panel is read once per task, and each row of y is written in
+                    // runs of the task's whole width
+                    for (int ir = 0; ir < panels; ir++) {
+                        int aOff = aGroup + ir * MR * kr + k0 * MR;
+                        boolean fullPanel = (ir + 1) * MR <= kpg;
+                        for (int i = 0; i < nb; i++) {
+                            int g0 = (bFirst + i) * NR;
+                            if (direct && fullPanel && g0 + NR <= grid) {
                                 // the grid is the output plane: add the tile straight into y (zero on entry)
-                                PackedGemm.tileStrided(a, gr * mpad * kr + ir * MR * kr + k0 * MR, x,
-                                        o[0] + base + k0 * rowStride, rowStride, kc, y,
-                                        (image * g.cOut() + gr * kpg + ir * MR) * outSpatial + od * out[1] * out[2] + g0,
-                                        outSpatial);
-                                continue;
-                            }
-                            if (k0 > 0) {
-                                continue; // tiles through c take the whole reduction in the first chunk
-                            }
-                            java.util.Arrays.fill(c, 0f);
-                            if (tapMajor) {
-                                int aBase = gr * mpad * kr + ir * MR * kr;
-                                for (int tap = 0; tap < kv; tap++) {
-                                    PackedGemm.tileStrided(a, aBase + tap * cpg * MR, xq, o[tap] + base, channelStride, cpg,
-                                            c, 0, NR);
+                                if (k0 == 0) {
+                                    PackedGemm.tileStore(a, aOff, bp, i * kc * NR, kc, y, yGroup + ir * MR * outSpatial + g0,
+                                            outSpatial);
+                                } else {
+                                    PackedGemm.tile(a, aOff, bp, i * kc * NR, kc, y, yGroup + ir * MR * outSpatial + g0,
+                                            outSpatial);
                                 }
-                            } else if (strided) {
-                                PackedGemm.tileStrided(a, gr * mpad * kr + ir * MR * kr, xq, o[0] + base, rowStride, kr, c, 0,
-                                        NR);
+                            } else if (k0 == 0) {
+                                // the first chunk stores its sums: c needs no zeroing
+                                PackedGemm.tileStore(a, aOff, bp, i * kc * NR, kc, c, (i * mpad + ir * MR) * NR, NR);
                             } else {
-                                PackedGemm.tileRows(a, gr * mpad * kr + ir * MR * kr, xq, o, base, kr, c, 0);
+                                PackedGemm.tile(a, aOff, bp, i * kc * NR, kc, c, (i * mpad + ir * MR) * NR, NR);
                             }
-                            int rows = Math.min(MR, kpg - ir * MR);
-                            for (int i = 0; i < rows; i++) {
-                                int yPlane = (image * g.cOut() + gr * kpg + ir * MR + i) * outSpatial + od * out[1] * out[2];
-                                // copy the tile's row run by run of grid columns that are output columns
-                                int j = 0;
-                                int oh = oh0;
-                                int ow = ow0;
-                                while (j < NR && oh < out[1]) {
-                                    int run = Math.min(NR - j, q2 - ow);
-                                    int valid = Math.max(0, Math.min(run, out[2] - ow));
-                                    if (valid > 0) {
-                                        System.arraycopy(c, i * NR + j, y, yPlane + oh * out[2] + ow, valid);
-                                    }
-                                    j += run;
-                                    ow = 0;
-                                    oh++;
-                                }
+                        }
+                    }
+                }
+                for (int i = 0; i < nb; i++) {
+                    int g0 = (bFirst + i) * NR;
+                    boolean intoY = direct && g0 + NR <= grid;
+                    int oh0 = g0 / q2;
+                    int ow0 = g0 % q2;
+                    for (int m = intoY ? kpg / MR * MR : 0; m < kpg; m++) {
+                        int yPlane = yGroup + m * outSpatial;
+                        int from = (i * mpad + m) * NR;
+                        // copy the tile's row run by run of grid columns that are output columns
+                        int j = 0;
+                        int oh = oh0;
+                        int ow = ow0;
+                        while (j < NR && oh < out[1]) {
+                            int run = Math.min(NR - j, q2 - ow);
+                            int valid = Math.max(0, Math.min(run, out[2] - ow));
+                            if (valid > 0) {
+                                System.arraycopy(c, from + j, y, yPlane + oh * out[2] + ow, valid);
                             }
+                            j += run;
+                            ow = 0;
+                            oh++;
                         }
                     }
                 }
@@ -309,8 +347,135 @@ final class ShiftConv {
         }
     }
 
-    /** dx = the input gradient of {@code g} (unit strides, {@link #backwardDataApplies}): a forward pass. */
+    /**
+     * dx = the input gradient of {@code g}; dx must be zero. With unit strides ({@link #backwardDataApplies}) a
+     * forward pass of the flipped filter; otherwise {@link #planesBackwardData}.
+     */
     static void backwardData(ConvGeometry g, float[] dy, float[] w, float[] dx, GemmConv.Tasks tasks) {
+        if (backwardDataApplies(g)) {
+            transposedBackwardData(g, dy, w, dx, tasks);
+        } else {
+            planesBackwardData(g, dy, w, dx, tasks);
+        }
+    }
+
+    /** Scratch floats of a backward-data pass. */
+    static long backwardDataScratchFloats(ConvGeometry g, int threads) {
+        if (backwardDataApplies(g)) {
+            return (long) g.cOut() * g.cInPerGroup() * g.kernelVolume() + forwardScratchFloats(backwardDataGeometry(g), threads);
+        }
+        int kr = g.cInPerGroup() * g.kernelVolume();
+        int kpg = g.cOutPerGroup();
+        Planes pl = new Planes(g, g.cIn());
+        long gridPad = GemmConv.roundUp(g.out()[1] * pl.q2, NR);
+        return (long) (threads + 1) * pl.floats + (long) g.cOut() * g.out()[0] * gridPad + NR
+                + (long) g.groups() * GemmConv.roundUp(kr, MR) * kpg + (long) g.groups() * GemmConv.roundUp(kr, MR)
+                + (long) (threads + 1) * (Math.min(kpg, KD) * NR + MR * NR);
+    }
+
+    /** Reduction rows (output channels) per packed chunk of {@link #planesBackwardData}. */
+    static final int KD = 256;
+
+    /**
+     * dx of a strided layer without a col2im scatter: dcol = w^T x dy is computed tile by tile (8 (channel, tap) rows x
+     * 32 grid positions) and each tile row is added, as two vectors, into the padded, phase-split planes of dx, where
+     * row (c, tap) is the same contiguous slice that forward reads ({@link Planes#offset}); the planes are then copied
+     * into dx once per image ({@link Planes#unfill}). dy is laid out on the grid with zeros in the columns that are
+     * no output position, so those tiles add zeros. Each thread adds into planes of its own, summed by the copy, so
+     * no two threads write one element.
+     */
+    static void planesBackwardData(ConvGeometry g, float[] dy, float[] w, float[] dx, GemmConv.Tasks tasks) {
+        int cpg = g.cInPerGroup();
+        int kpg = g.cOutPerGroup();
+        int kv = g.kernelVolume();
+        int kr = cpg * kv;
+        int mpad = GemmConv.roundUp(kr, MR);
+        int panels = mpad / MR;
+        int[] out = g.out();
+        int outSpatial = g.outSpatial();
+        // A = w^T per group: rows (c, tap), reduction over the group's output channels, a[gr][ir][k][i]
+        float[] a = tasks.alloc(g.groups() * mpad * kpg);
+        for (int gr = 0; gr < g.groups(); gr++) {
+            for (int k = 0; k < kpg; k++) {
+                int wRow = (gr * kpg + k) * kr;
+                for (int r = 0; r < kr; r++) {
+                    a[gr * mpad * kpg + r / MR * MR * kpg + k * MR + r % MR] = w[wRow + r];
+                }
+            }
+        }
+        Planes pl = new Planes(g, g.cIn());
+        int[][] offs = new int[g.groups()][];
+        for (int gr = 0; gr < g.groups(); gr++) {
+            offs[gr] = pl.offsets(gr, cpg, mpad, tasks);
+        }
+        int q2 = pl.q2;
+        int slice = pl.q1 * q2;
+        int grid = out[1] * q2;
+        int gridPad = GemmConv.roundUp(grid, NR);
+        int blocks = gridPad / NR;
+        // dy of one image on the grid, each depth slice padded to whole blocks: dyg[(k * out[0] + od) * gridPad + q]
+        int channelLength = out[0] * gridPad;
+        float[] dyg = tasks.alloc(g.cOut() * channelLength + NR);
+        int[] rowsOfK = new int[kpg];
+        for (int k = 0; k < kpg; k++) {
+            rowsOfK[k] = k * channelLength;
+        }
+        int kd = Math.min(kpg, KD);
+        java.util.concurrent.ConcurrentLinkedQueue<float[]> parts = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        ThreadLocal<float[]> planes = ThreadLocal.withInitial(() -> {
+            float[] p = tasks.alloc(pl.floats);
+            parts.add(p);
+            return p;
+        });
+        ThreadLocal<float[]> packed = ThreadLocal.withInitial(() -> tasks.alloc(kd * NR));
+        ThreadLocal<float[]> tiles = ThreadLocal.withInitial(() -> tasks.alloc(MR * NR));
+        int perSlice = Math.ceilDiv(blocks, 4);
+        for (int n = 0; n < g.n(); n++) {
+            int image = n;
+            tasks.run(g.cOut(), k -> {
+                for (int od = 0; od < out[0]; od++) {
+                    for (int oh = 0; oh < out[1]; oh++) {
+                        System.arraycopy(dy, (image * g.cOut() + k) * outSpatial + (od * out[1] + oh) * out[2], dyg,
+                                k * channelLength + od * gridPad + oh * q2, out[2]);
+                    }
+                }
+            });
+            tasks.run(g.groups() * out[0] * perSlice, t -> {
+                int tb = t % perSlice;
+                int od = t / perSlice % out[0];
+                int gr = t / perSlice / out[0];
+                float[] dq = planes.get();
+                float[] bp = packed.get();
+                float[] c = tiles.get();
+                int[] o = offs[gr];
+                int dyGroup = gr * kpg * channelLength + od * gridPad;
+                int bLast = Math.min(blocks, (tb + 1) * 4);
+                for (int b = tb * 4; b < bLast; b++) {
+                    int g0 = b * NR;
+                    for (int ir = 0; ir < panels; ir++) {
+                        for (int k0 = 0; k0 < kpg; k0 += kd) {
+                            int kc = Math.min(kd, kpg - k0);
+                            if (ir == 0 || kc < kpg) {
+                                PackedGemm.packRows(dyg, rowsOfK, k0, dyGroup + g0, kc, bp, 0);
+                            }
+                            int aOff = gr * mpad * kpg + ir * MR * kpg + k0 * MR;
+                            if (k0 == 0) {
+                                PackedGemm.tileStore(a, aOff, bp, 0, kc, c, 0, NR);
+                            } else {
+                                PackedGemm.tile(a, aOff, bp, 0, kc, c, 0, NR);
+                            }
+                        }
+                        int rows = Math.min(MR, kr - ir * MR);
+                        PackedGemm.addRows(c, rows, dq, o, ir * MR, od * slice + g0);
+                    }
+                }
+            });
+            tasks.run(g.cIn(), ch -> pl.unfill(parts, dx, image, g.cIn(), ch));
+        }
+    }
+
+    /** dx = the input gradient of {@code g} (unit strides, {@link #backwardDataApplies}): a forward pass. */
+    static void transposedBackwardData(ConvGeometry g, float[] dy, float[] w, float[] dx, GemmConv.Tasks tasks) {
         int cpg = g.cInPerGroup();
         int kpg = g.cOutPerGroup();
         int kv = g.kernelVolume();
@@ -332,6 +497,23 @@ final class ShiftConv {
 
     // ---------------------------------------------------------------- backward-filter
 
+    /**
+     * Slices of the reduction that backward-filter computes apart (in accumulators of their own, added at the end),
+     * so that there are at least {@link #FILTER_TASKS_PER_THREAD} tasks per thread: a 7x7 layer on 3 channels has
+     * only 5 groups of row panels, which left one of two threads idle for a fifth of the time.
+     */
+    static int filterSplits(ConvGeometry g, int threads) {
+        int rPanels = Math.ceilDiv(g.cInPerGroup() * g.kernelVolume(), MR);
+        int tasks = g.groups() * Math.ceilDiv(rPanels, PANELS_PER_TASK);
+        int rows = g.out()[0] * g.out()[1];
+        return Math.max(1, Math.min(rows, Math.ceilDiv(FILTER_TASKS_PER_THREAD * threads, tasks)));
+    }
+
+    /** Whether backward-filter reads the im2col rows from x itself: the planes would be a plain copy of it. */
+    static boolean filterDirect(ConvGeometry g, Planes pl) {
+        return pl.phases == 1 && pl.q0 == g.in()[0] && pl.q1 == g.in()[1] && pl.q2 == g.in()[2] && g.kernelVolume() == 1;
+    }
+
     /** dw = the filter gradient of the plain convolution {@code g}; dw is overwritten. */
     static void backwardFilter(ConvGeometry g, float[] x, float[] dy, float[] dw, GemmConv.Tasks tasks) {
         int cpg = g.cInPerGroup();
@@ -352,60 +534,88 @@ final class ShiftConv {
         for (int gr = 0; gr < g.groups(); gr++) {
             offs[gr] = pl.offsets(gr, cpg, rPanels * MR, tasks);
         }
-        float[] xq = tasks.alloc(pl.floats);
-        // dy^T of one image on the grid: bt[((gr * jPanels + jr) * reduction + q) * NR + j], zero off the outputs
+        boolean direct = filterDirect(g, pl);
+        float[] xq = direct ? x : tasks.alloc(pl.floats);
+        // dy^T of one image on the grid: bt[((gr * jPanels + jr) * reduction + q) * NR + j]; grid columns that are no
+        // output position, and columns past the group's channels, are never written and stay zero
         float[] bt = tasks.alloc(g.groups() * npad * reduction);
-        float[] acc = tasks.alloc(g.groups() * rPanels * jPanels * MR * NR);
+        int splits = filterSplits(g, tasks.threads());
+        int accFloats = g.groups() * rPanels * jPanels * MR * NR;
+        float[] acc = tasks.alloc(splits * accFloats);
         int perGroup = Math.ceilDiv(rPanels, PANELS_PER_TASK);
+        // the lanes of one gathered vector: L output channels at one position
+        int[] lanes = new int[L];
+        for (int j = 0; j < L; j++) {
+            lanes[j] = j * outSpatial;
+        }
+        int rowsPerPack = Math.max(1, PACK_CHUNK / q2);
+        int packRowTasks = Math.ceilDiv(out[1], rowsPerPack);
+        int outRows = out[0] * out[1];
         for (int n = 0; n < g.n(); n++) {
             int image = n;
-            tasks.run(g.cIn(), c -> pl.fill(x, image, g.cIn(), c, xq));
-            // dy^T in blocks of PACK_CHUNK grid positions x NR channels: each task writes one contiguous block of bt
-            // (tasks by channel wrote interleaved cache lines from both threads)
-            int chunks = Math.ceilDiv(reduction, PACK_CHUNK);
-            tasks.run(g.groups() * jPanels * chunks, t -> {
-                int chunk = t % chunks;
-                int jr = t / chunks % jPanels;
-                int gr = t / chunks / jPanels;
-                int q0 = chunk * PACK_CHUNK;
-                int q1 = Math.min(reduction, q0 + PACK_CHUNK);
+            int imageBase = direct ? n * g.cIn() * g.inSpatial() : 0;
+            if (!direct) {
+                tasks.run(g.cIn() * pl.phases, t -> pl.fill(x, image, g.cIn(), t / pl.phases, t % pl.phases, xq));
+            }
+            // dy^T in blocks of output rows x NR channels, each task one contiguous block of bt (tasks by channel wrote
+            // interleaved cache lines from both threads), NR channels at a position gathered as two vectors
+            tasks.run(g.groups() * jPanels * out[0] * packRowTasks, t -> {
+                int rt = t % packRowTasks;
+                int od = t / packRowTasks % out[0];
+                int jr = t / packRowTasks / out[0] % jPanels;
+                int gr = t / packRowTasks / out[0] / jPanels;
                 int cols = Math.min(NR, kpg - jr * NR);
                 int dyBase = (image * g.cOut() + gr * kpg + jr * NR) * outSpatial;
                 int dst = (gr * jPanels + jr) * reduction * NR;
-                for (int q = q0; q < q1; q++) {
-                    int od = q / grid;
-                    int oh = q % grid / q2;
-                    int ow = q % q2;
-                    int at = dst + q * NR;
-                    if (ow >= out[2]) {
-                        java.util.Arrays.fill(bt, at, at + cols, 0f);
-                        continue;
-                    }
-                    int src = dyBase + (od * out[1] + oh) * out[2] + ow;
-                    for (int j = 0; j < cols; j++) {
-                        bt[at + j] = dy[src + j * outSpatial];
-                    }
-                    // columns past the group's channels stay zero from the allocation
-                }
-            });
-            tasks.run(g.groups() * perGroup, t -> {
-                int gr = t / perGroup;
-                int p0 = t % perGroup * PANELS_PER_TASK;
-                int p1 = Math.min(rPanels, p0 + PANELS_PER_TASK);
-                int[] o = offs[gr];
-                for (int od = 0; od < out[0]; od++) {
-                    for (int q0 = 0; q0 < grid; q0 += KC) {
-                        int kc = Math.min(KC, grid - q0);
-                        for (int ir = p0; ir < p1; ir++) {
-                            for (int jr = 0; jr < jPanels; jr++) {
-                                PackedGemm.tileCols(xq, o, ir * MR, od * slice + q0, bt,
-                                        ((gr * jPanels + jr) * reduction + od * grid + q0) * NR, kc, acc,
-                                        ((gr * rPanels + ir) * jPanels + jr) * MR * NR);
+                int ohEnd = Math.min(out[1], (rt + 1) * rowsPerPack);
+                for (int oh = rt * rowsPerPack; oh < ohEnd; oh++) {
+                    int src = dyBase + (od * out[1] + oh) * out[2];
+                    int at = dst + (od * grid + oh * q2) * NR;
+                    if (cols == NR) {
+                        for (int ow = 0; ow < out[2]; ow++, at += NR) {
+                            FloatVector.fromArray(PackedGemm.S, dy, src + ow, lanes, 0).intoArray(bt, at);
+                            FloatVector.fromArray(PackedGemm.S, dy, src + ow + L * outSpatial, lanes, 0).intoArray(bt, at + L);
+                        }
+                    } else {
+                        for (int ow = 0; ow < out[2]; ow++, at += NR) {
+                            for (int j = 0; j < cols; j++) {
+                                bt[at + j] = dy[src + ow + j * outSpatial];
                             }
                         }
                     }
                 }
             });
+            tasks.run(g.groups() * perGroup * splits, t -> {
+                int split = t % splits;
+                int gr = t / splits / perGroup;
+                int p0 = t / splits % perGroup * PANELS_PER_TASK;
+                int p1 = Math.min(rPanels, p0 + PANELS_PER_TASK);
+                int[] o = offs[gr];
+                int accBase = split * accFloats;
+                // this split's output rows (depth slice, row) of the grid
+                int r0 = (int) ((long) outRows * split / splits);
+                int r1 = (int) ((long) outRows * (split + 1) / splits);
+                for (int od = r0 / out[1]; od * out[1] < r1; od++) {
+                    int qStart = (Math.max(r0, od * out[1]) - od * out[1]) * q2;
+                    int qEnd = (Math.min(r1, (od + 1) * out[1]) - od * out[1]) * q2;
+                    for (int q0 = qStart; q0 < qEnd; q0 += KC) {
+                        int kc = Math.min(KC, qEnd - q0);
+                        for (int ir = p0; ir < p1; ir++) {
+                            for (int jr = 0; jr < jPanels; jr++) {
+                                PackedGemm.tileCols(xq, o, ir * MR, imageBase + od * slice + q0, bt,
+                                        ((gr * jPanels + jr) * reduction + od * grid + q0) * NR, kc, acc,
+                                        accBase + ((gr * rPanels + ir) * jPanels + jr) * MR * NR);
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        for (int sp = 1; sp < splits; sp++) {
+            int from = sp * accFloats;
+            for (int i = 0; i < accFloats; i++) {
+                acc[i] += acc[from + i];
+            }
         }
         for (int gr = 0; gr < g.groups(); gr++) {
             for (int k = 0; k < kpg; k++) {

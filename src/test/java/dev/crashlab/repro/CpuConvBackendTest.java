@@ -462,9 +462,10 @@ class CpuConvBackendTest {
     }
 
     /**
-     * Layers with at least {@link ShiftConv#MIN_TAP_MAJOR_CHANNELS} channels per group reduce tap by tap, and 1x1
-     * layers longer than {@link ShiftConv#K_CHUNK} rows reduce in chunks added into y; the random shapes have too few
-     * channels for either, so these shapes are chosen for them (with groups, strides, dilation, padding).
+     * Layers whose reduction is longer than one packed chunk ({@link ShiftConv#chunkRows}) reduce chunk by chunk, in
+     * c or added into y (1x1 layers), and layers with whole panels of 32 output channels per group pack dy^T by
+     * gathering; the random shapes have too few channels for either, so these shapes are chosen for them (with
+     * groups, strides, dilation, padding).
      * Each row: batch, channels, height, width, filters, kernel, stride, pad, dilation, groups.
      */
     @Test
@@ -473,9 +474,15 @@ class CpuConvBackendTest {
         Random r = new Random(seed);
         int[][] shapes = {
             {2, 40, 9, 11, 24, 3, 1, 1, 1, 1}, {1, 36, 7, 7, 40, 3, 2, 2, 2, 2}, {1, 17, 6, 5, 16, 2, 1, 1, 1, 1},
-            {2, 136, 8, 8, 16, 1, 1, 0, 1, 1}, {1, 160, 4, 16, 24, 1, 1, 0, 1, 2}, {1, 72, 5, 7, 9, 1, 1, 0, 1, 1},
+            {2, 272, 8, 8, 16, 1, 1, 0, 1, 1}, {1, 600, 4, 16, 24, 1, 1, 0, 1, 2}, {1, 72, 5, 7, 9, 1, 1, 0, 1, 1},
+            // 32 and more output channels per group: the filter gradient gathers dy^T a whole panel at a time
+            {2, 16, 8, 8, 64, 1, 1, 0, 1, 1}, {1, 3, 13, 11, 40, 7, 2, 3, 1, 1}, {1, 12, 9, 9, 96, 3, 2, 1, 1, 3},
+            // and rows of 40 outputs
+            {1, 4, 5, 40, 32, 3, 1, 1, 1, 1},
         };
-        assertThat(ShiftConv.K_CHUNK < 136 && ShiftConv.MIN_TAP_MAJOR_CHANNELS <= 17).as("the shapes reach both paths").isTrue();
+        assertThat(ShiftConv.chunkRows(360) < 360 && ShiftConv.chunkRows(272) < 272 && ShiftConv.chunkRows(300) < 300
+                && ShiftConv.chunkRows(162) == 162)
+                .as("the shapes reach both paths").isTrue();
         for (int[] s : shapes) {
             ConvProblem p = new ConvProblem("wide", 2, s[0], s[1], new int[] {s[2], s[3]}, s[4], new int[] {s[5], s[5]},
                     new int[] {s[6], s[6]}, new int[] {s[7], s[7]}, new int[] {s[7], s[7]}, new int[] {s[8], s[8]}, s[9],
