@@ -201,7 +201,7 @@ final class LogLineRule {
             }
             bracket |= c == ']' && i > from;
         }
-        if (!bracket || n < 2) {
+        if (!bracket || n < 2 || b[from] == ']') { // the rule looks when the first ']' is past the line's start
             return null;
         }
         boolean letterStart = (b[from] == 'W' || b[from] == 'E' || b[from] == 'F') && b[from + 1] == ' ';
