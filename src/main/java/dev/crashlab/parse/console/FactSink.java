@@ -3,6 +3,7 @@ package dev.crashlab.parse.console;
 import dev.crashlab.fact.Fact;
 import dev.crashlab.fact.LogLine;
 import dev.crashlab.fact.SourceRef;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -103,34 +104,38 @@ final class FactSink {
         return h ^ (h >>> 33);
     }
 
-    /** A 64-bit hash of a log line's fact; {@link #logLineKey(LogLine.Severity, byte[], int, int, int, int)} agrees on ASCII. */
+    /**
+     * A 64-bit hash of a log line's fact: of its ASCII form, so {@link #logLineKey(LogLine.Severity, byte[], int, int, int,
+     * int)} agrees on a line of ASCII bytes (a fact with other characters equals no such line: any key will do for it).
+     */
     static long logLineKey(LogLine.Severity severity, String origin, String message) {
-        long h = severity.ordinal() + 0xcbf29ce484222325L;
-        if (origin == null) {
-            h = (h ^ 0x1_0000) * PRIME;
-        } else {
-            for (int i = 0; i < origin.length(); i++) {
-                h = (h ^ origin.charAt(i)) * PRIME;
-            }
-        }
-        h = (h ^ 0x2_0000) * PRIME;
-        for (int i = 0; i < message.length(); i++) {
-            h = (h ^ message.charAt(i)) * PRIME;
-        }
-        return mix(h);
+        byte[] o = (origin == null ? "" : origin).getBytes(StandardCharsets.ISO_8859_1);
+        byte[] m = message.getBytes(StandardCharsets.ISO_8859_1);
+        long h = region(severity.ordinal() + (origin == null ? 0x5bd1e995L : 0xcbf29ce484222325L), o, 0, o.length);
+        return mix(region(h, m, 0, m.length));
     }
 
     /** {@link #logLineKey(LogLine.Severity, String, String)} of ASCII bytes: origin {@code b[o, oe)}, message {@code b[m, me)}. */
     static long logLineKey(LogLine.Severity severity, byte[] b, int o, int oe, int m, int me) {
-        long h = severity.ordinal() + 0xcbf29ce484222325L;
-        for (int i = o; i < oe; i++) {
-            h = (h ^ b[i]) * PRIME;
+        long h = region(severity.ordinal() + 0xcbf29ce484222325L, b, o, oe);
+        return mix(region(h, b, m, me));
+    }
+
+    private static final java.lang.invoke.VarHandle LONGS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    // eight bytes a step (a multiply per byte waited on the one before: a tenth of the reading pass's time on warnings)
+    private static long region(long h, byte[] b, int from, int to) {
+        int i = from;
+        for (int last = to - 8; i <= last; i += 8) {
+            h = Long.rotateLeft((h ^ (long) LONGS.get(b, i)) * PRIME, 29);
         }
-        h = (h ^ 0x2_0000) * PRIME;
-        for (int i = m; i < me; i++) {
-            h = (h ^ b[i]) * PRIME;
+        long tail = 0;
+        for (int k = 0; i < to; i++, k += 8) {
+            tail |= (b[i] & 0xffL) << k;
         }
-        return mix(h);
+        h = Long.rotateLeft((h ^ tail) * PRIME, 29);
+        return (h ^ (to - from)) * 0x9e3779b97f4a7c15L;
     }
 
     /** Returns how many distinct facts were dropped past {@link #MAX_FACTS}. */
