@@ -1,5 +1,6 @@
 package dev.crashlab.parse.console;
 
+import dev.crashlab.fact.LogLine;
 import dev.crashlab.parse.ArtifactParser;
 import dev.crashlab.parse.BoundedLineReader;
 import dev.crashlab.parse.ParseInput;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -108,7 +110,7 @@ public final class ConsoleLogParser implements ArtifactParser {
             } else {
                 // the scan the reading pass shares with the other parsers of the type, here with this parser alone
                 in.skipNBytes(detected.bomLength());
-                return SharedLineScan.read(input, in, cs, java.util.List.of(this), null).results().getFirst();
+                return SharedLineScan.read(input, in, cs, List.of(this), null).results().getFirst();
             }
         }
     }
@@ -217,6 +219,9 @@ public final class ConsoleLogParser implements ArtifactParser {
                     return; // nothing any rule looks for: the common case, no decoding, no objects
                 }
             }
+            if (prefilter && !high && !longer && logLineOnly(buf, start, end, rules)) {
+                return;
+            }
             // ASCII bytes are the same characters in every charset read here: Latin-1 copies them without checks
             String text = new String(buf, start, keptEnd - start, high ? cs : StandardCharsets.ISO_8859_1);
             if (high) {
@@ -237,6 +242,52 @@ public final class ConsoleLogParser implements ArtifactParser {
                 result.problem(new ParseProblem.MalformedInput(input.at(lineNumber, ""),
                         "line longer than " + MAX_LINE + " characters; only its start was read"));
             }
+        }
+
+        /**
+         * Reads an ASCII line within the cap that only the log-line rule wants (and the memory rule, for a mention
+         * without detail) and that holds a TF line, as {@link #dispatch} would, without decoding it when its fact would
+         * be dropped (the common case of a long log's distinct warnings once {@link FactSink#MAX_FACTS} are kept).
+         * False: the line is left to {@link #dispatch}.
+         */
+        private boolean logLineOnly(byte[] b, int start, int end, int rules) {
+            int r = rules & (RULES | MEMORY_MENTION | MEMORY_DETAIL);
+            if (r != LOG_LINE && r != (LOG_LINE | MEMORY | MEMORY_MENTION)) {
+                return false;
+            }
+            int[] tf = LogLineRule.tfLine(b, start, end);
+            if (tf == null) {
+                return false;
+            }
+            if (r != LOG_LINE) {
+                memory.mentionAt(lineNumber);
+            }
+            LogLine.Severity s = LogLineRule.severityOf((char) b[tf[0]]);
+            if (s == null) {
+                return true;
+            }
+            // the message stripped as String.strip does (ASCII: the whitespace is 9-13, 28-32)
+            int ms = tf[3];
+            int me = end;
+            while (ms < me && asciiWhitespace(b[ms])) {
+                ms++;
+            }
+            while (me > ms && asciiWhitespace(b[me - 1])) {
+                me--;
+            }
+            if (sink.full() && !sink.mayHoldLogLine(FactSink.logLineKey(s, b, tf[1], tf[2], ms, me))) {
+                sink.dropOne();
+                return true;
+            }
+            String text = new String(b, start, end - start, StandardCharsets.ISO_8859_1);
+            ConsoleLine line = new ConsoleLine(input.path(), lineNumber, text);
+            sink.add(new LogLine(s, text.substring(tf[1] - start, tf[2] - start), text.substring(ms - start, me - start),
+                    List.of()), line.ref());
+            return true;
+        }
+
+        private static boolean asciiWhitespace(byte c) {
+            return c == ' ' || c >= 9 && c <= 13 || c >= 28 && c <= 31;
         }
 
         ParseResult finish() {

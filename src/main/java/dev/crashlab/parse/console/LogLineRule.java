@@ -185,6 +185,123 @@ final class LogLineRule {
         return null;
     }
 
+    /**
+     * What {@link #apply} reads a TF line by, on the ASCII bytes {@code b[from, to)} of a line: null unless the line
+     * passes the rule's cheap look for a severity letter and {@link #tfLine(String)} finds a line there, else the same
+     * four indexes, into {@code b}. A line it finds is one {@link #apply} reads with {@link #tfLine(String)} and nothing
+     * else (a null leaves the line to {@link #apply}).
+     */
+    static int[] tfLine(byte[] b, int from, int to) {
+        int n = to - from;
+        boolean bracket = false;
+        for (int i = from; i < to; i++) {
+            byte c = b[i];
+            if (c == '\n' || c == '\r' || c < 0) {
+                return null; // not an ASCII line without line ends: left to the rule
+            }
+            bracket |= c == ']' && i > from;
+        }
+        if (!bracket || n < 2 || b[from] == ']') { // the rule looks when the first ']' is past the line's start
+            return null;
+        }
+        boolean letterStart = (b[from] == 'W' || b[from] == 'E' || b[from] == 'F') && b[from + 1] == ' ';
+        if (!letterStart && !hasMarker(b, from, to)) {
+            return null;
+        }
+        if (isSeverity((char) b[from]) && b[from + 1] == ' ') {
+            int[] r = tail(b, from, to, from);
+            if (r != null) {
+                return r;
+            }
+        }
+        for (int k = from; k + 1 < to; k++) {
+            if (b[k] == ':' && b[k + 1] == ' ' && k + 3 < to && isSeverity((char) b[k + 2]) && b[k + 3] == ' '
+                    && timestampEndsAt(b, from, k)) {
+                int[] r = tail(b, from, to, k + 2);
+                if (r != null) {
+                    return r;
+                }
+            }
+        }
+        return null;
+    }
+
+    // ": E ", ": W " or ": F " somewhere in b[from, to)
+    private static boolean hasMarker(byte[] b, int from, int to) {
+        for (int k = from; k + 3 < to; k++) {
+            if (b[k] == ':' && b[k + 1] == ' ' && b[k + 3] == ' ' && (b[k + 2] == 'E' || b[k + 2] == 'W' || b[k + 2] == 'F')) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int[] tail(byte[] t, int from, int n, int i) {
+        int p = i + 2;
+        int q = p;
+        while (q < n && q - p <= 300 && isPathChar((char) t[q])) {
+            q++;
+        }
+        if (q == p || q - p > 300 || q >= n || t[q] != ':') {
+            return null;
+        }
+        int d = q + 1;
+        while (d < n && d - q - 1 <= 7 && t[d] >= '0' && t[d] <= '9') {
+            d++;
+        }
+        int digits = d - q - 1;
+        if (digits < 1 || digits > 7 || d >= n || t[d] != ']') {
+            return null;
+        }
+        int msg = d + 1 < n && t[d + 1] == ' ' ? d + 2 : d + 1;
+        return new int[] {i, p, d, msg};
+    }
+
+    private static boolean timestampEndsAt(byte[] t, int from, int k) {
+        int e = k;
+        int frac = 0;
+        while (frac <= 9 && e - frac - 1 >= from && digit(t, e - frac - 1)) {
+            frac++;
+        }
+        if (frac >= 1 && frac <= 9 && e - frac - 1 >= from && t[e - frac - 1] == '.') {
+            if (shape(t, from, e - frac - 1)) {
+                return true;
+            }
+        }
+        return shape(t, from, e);
+    }
+
+    private static boolean shape(byte[] t, int from, int e) {
+        int b = e - 19;
+        if (b < from) {
+            return false;
+        }
+        for (int i = 0; i < 19; i++) {
+            char f = FORM.charAt(i);
+            byte c = t[b + i];
+            if (f == 'd' ? c < '0' || c > '9' : c != f) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static final String FORM = "dddd-dd-dd dd:dd:dd";
+
+    private static boolean digit(byte[] t, int i) {
+        return t[i] >= '0' && t[i] <= '9';
+    }
+
+    /** The severity a TF line's letter gives, null for {@code I} (the rule keeps nothing). */
+    static Severity severityOf(char letter) {
+        return switch (letter) {
+            case 'W' -> Severity.WARNING;
+            case 'E' -> Severity.ERROR;
+            case 'F' -> Severity.FATAL;
+            default -> null;
+        };
+    }
+
     // "W path/x.cc:123] msg" from the letter at i: ([IWEF]) ([\w./\\-]{1,300}:\d{1,7})\] ?(.*)$
     private static int[] tail(String t, int i) {
         int n = t.length();

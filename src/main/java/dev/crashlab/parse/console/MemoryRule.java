@@ -60,6 +60,11 @@ final class MemoryRule {
 
     private long lastMemoryMention = -1_000_000;
 
+    /** What {@link #apply(ConsoleLine, FactSink, boolean, boolean)} does with a mention without detail on line {@code number}. */
+    void mentionAt(long number) {
+        lastMemoryMention = number;
+    }
+
     /** Reads at most one memory shortage from the line. */
     void apply(ConsoleLine line, FactSink out) {
         String t = line.text;

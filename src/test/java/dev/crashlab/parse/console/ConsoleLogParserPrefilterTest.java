@@ -96,4 +96,42 @@ class ConsoleLogParserPrefilterTest {
             }
         }
     }
+
+    /**
+     * Past {@link FactSink#MAX_FACTS} distinct facts the reading pass drops a log line's new fact without making it, and
+     * adds the sources of one it keeps: a log of many distinct warnings, repeated ones, memory mentions and other lines
+     * gives the same facts, sources and dropped count as every rule on every line.
+     */
+    @Test
+    void aFullFactStoreGivesTheSameFacts(@TempDir Path tmp) throws IOException {
+        long seed = new Random().nextLong();
+        Random r = new Random(seed);
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 30_000; i++) {
+            int k = r.nextInt(3) == 0 ? r.nextInt(200) : i; // a third repeat one of the first warnings
+            String ts = "2026-11-22 10:00:" + String.format("%02d.%06d", i % 60, i);
+            switch (r.nextInt(8)) {
+                case 0 -> sb.append(ts).append(": W tensorflow/core/framework/cpu_allocator_impl.cc:82] Allocation of ").append(k)
+                        .append(" exceeds 10% of free system memory.");
+                case 1 -> sb.append(ts).append(": E tensorflow/x.cc:").append(k % 9 + 1).append("]  failed ").append(k).append(" \t");
+                case 2 -> sb.append("W tensorflow/y.cc:7] w").append(k);
+                case 3 -> sb.append(ts).append(": I tensorflow/z.cc:1] step ").append(k).append(" : W x");
+                case 4 -> sb.append(ts).append(": F a.cc:1]").append(k % 50);
+                case 5 -> sb.append("Killed");
+                case 6 -> sb.append(ts).append(": W a.cc:2] out of memory ").append(k);
+                default -> sb.append(ts).append(": W a.cc:3] ").append(k).append(" caf\u00e9");
+            }
+            sb.append('\n');
+        }
+        Path f = tmp.resolve("many-warnings.log");
+        Files.writeString(f, sb.toString());
+        try {
+            same(f);
+        } catch (AssertionError e) {
+            throw new AssertionError("seed " + seed + ": " + e.getMessage(), e);
+        }
+        ParseResult a = FILTERED.parse(new ParseInput("many-warnings.log", ArtifactType.CONSOLE_LOG, f));
+        assertThat(a.facts()).hasSize(FactSink.MAX_FACTS);
+        assertThat(a.problems()).anyMatch(p -> p.toString().contains("more were dropped"));
+    }
 }

@@ -3,6 +3,7 @@ package dev.crashlab.parse.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ class LogLineRuleTfLineTest {
     static void agrees(String t) {
         Matcher m = LogLineRule.TF.matcher(t);
         int[] ours = LogLineRule.tfLine(t);
+        bytesAgree(t, ours);
         if (ours == null) {
             // null also means "left to the regex" (a line terminator inside): then the caller runs the regex itself
             boolean terminator = t.chars().anyMatch(c -> c == '\u0085' || c == '\u2028' || c == '\u2029' || c == '\n' || c == '\r');
@@ -28,6 +30,30 @@ class LogLineRuleTfLineTest {
         }
         assertThat(m.find()).as("regex finds in %s", t).isTrue();
         assertThat(new int[] {m.start(1), m.start(2), m.end(2), m.start(3)}).as(t).containsExactly(ours);
+    }
+
+    // the reading pass's byte reader (on a line inside a buffer) finds what the rule finds, where the rule would look
+    private static void bytesAgree(String t, int[] ours) {
+        if (!t.chars().allMatch(c -> c < 0x80)) {
+            return; // the byte reader reads ASCII lines only (it gives null for the others: see below)
+        }
+        byte[] b = ("ab\n" + t + "\nW x.cc:1] z").getBytes(StandardCharsets.ISO_8859_1);
+        int[] bytes = LogLineRule.tfLine(b, 3, 3 + t.length());
+        boolean looked = t.indexOf(']') > 0 && (t.contains(": E ") || t.contains(": W ") || t.contains(": F ")
+                || t.startsWith("W ") || t.startsWith("E ") || t.startsWith("F "));
+        if (!looked || ours == null) {
+            assertThat(bytes).as("bytes of %s", t).isNull();
+        } else {
+            assertThat(bytes).as("bytes of %s", t).containsExactly(ours[0] + 3, ours[1] + 3, ours[2] + 3, ours[3] + 3);
+        }
+    }
+
+    @Test
+    void theByteReaderGivesNothingForOtherLines() {
+        byte[] high = "2024-01-05 08:00:00: W a.cc:1] caf\u00e9".getBytes(StandardCharsets.UTF_8);
+        assertThat(LogLineRule.tfLine(high, 0, high.length)).isNull();
+        byte[] ok = "2024-01-05 08:00:00: W a.cc:1] cafe".getBytes(StandardCharsets.UTF_8);
+        assertThat(LogLineRule.tfLine(ok, 0, ok.length)).containsExactly(21, 23, 29, 31);
     }
 
     @Test
