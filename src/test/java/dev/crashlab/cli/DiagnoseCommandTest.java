@@ -129,10 +129,8 @@ class DiagnoseCommandTest {
     void anUncorrectedEccCountIsAFailingGpuOnlyWhenTheJobFailedOnTheGpu() throws Exception {
         // GPU 1 of this table shows "Volatile Uncorr. ECC: 2": uncorrectable errors since the driver loaded
         Path smi = Path.of("src/test/resources/fixtures/nvidia-smi-table/modern-550-two-gpus.txt");
-        Path imported = Files.writeString(dir.resolve("import.log"), "Traceback (most recent call last):\n  File \"train.py\", line 3,"
-                + " in <module>\n    import fancyops\nOSError: libfancyops.so: cannot open shared object file: No such file or directory\n");
-        Path launched = Files.writeString(dir.resolve("launch.log"), "Traceback (most recent call last):\n  File \"train.py\", line 140,"
-                + " in <module>\n    loss.backward()\nRuntimeError: CUDA error: unspecified launch failure\n");
+        Path imported = importFailureLog();
+        Path launched = launchFailureLog();
         JsonNode notOnGpu = diagnoseJson(imported, smi);
         assertThat(notOnGpu.get("hypotheses").get(0).get("id").asText()).as("a job that never ran on the GPU")
                 .isNotEqualTo("gpu-hardware-fault");
@@ -169,10 +167,8 @@ class DiagnoseCommandTest {
                         Double Bit ECC                    : 1
                         Pending Page Blacklist            : No
                 """);
-        Path imported = Files.writeString(dir.resolve("import.log"), "Traceback (most recent call last):\n  File \"train.py\", line 3,"
-                + " in <module>\n    import fancyops\nOSError: libfancyops.so: cannot open shared object file: No such file or directory\n");
-        Path launched = Files.writeString(dir.resolve("launch.log"), "Traceback (most recent call last):\n  File \"train.py\", line 140,"
-                + " in <module>\n    loss.backward()\nRuntimeError: CUDA error: unspecified launch failure\n");
+        Path imported = importFailureLog();
+        Path launched = launchFailureLog();
         JsonNode notOnGpu = diagnoseJson(imported, smi);
         assertThat(notOnGpu.get("hypotheses").get(0).get("id").asText()).as("a job that never ran on the GPU")
                 .isNotEqualTo("gpu-row-remapping");
@@ -181,6 +177,18 @@ class DiagnoseCommandTest {
         JsonNode onGpu = diagnoseJson(launched, smi);
         assertThat(onGpu.get("hypotheses").get(0).get("id").asText()).as("a launch failure on a GPU with retired pages")
                 .isIn("gpu-row-remapping", "gpu-hardware-fault");
+    }
+
+    // a job that failed before it touched the GPU
+    private Path importFailureLog() throws java.io.IOException {
+        return Files.writeString(dir.resolve("import.log"), "Traceback (most recent call last):\n  File \"train.py\", line 3,"
+                + " in <module>\n    import fancyops\nOSError: libfancyops.so: cannot open shared object file: No such file or directory\n");
+    }
+
+    // a job that failed while running on the GPU
+    private Path launchFailureLog() throws java.io.IOException {
+        return Files.writeString(dir.resolve("launch.log"), "Traceback (most recent call last):\n  File \"train.py\", line 140,"
+                + " in <module>\n    loss.backward()\nRuntimeError: CUDA error: unspecified launch failure\n");
     }
 
     private static JsonNode diagnoseJson(Path... files) throws Exception {
