@@ -107,15 +107,14 @@ final class GemmConv {
 
     // ---------------------------------------------------------------- forward
 
-    /** y = conv(x, w) for the plain convolution {@code g}; y must be zero. */
-    static void forward(ConvGeometry g, float[] x, float[] w, float[] y, Tasks tasks) {
-        int cpg = g.cInPerGroup();
+    /**
+     * The forward product's A: w as (kpg x kr) per group, packed into MR-row panels, {@code a[g][ir][k][i]}, rows
+     * past kpg zero (kr = cInPerGroup x kernel volume, kpg rounded up to MR).
+     */
+    static float[] packFilter(ConvGeometry g, float[] w, Tasks tasks) {
         int kpg = g.cOutPerGroup();
-        int kv = g.kernelVolume();
-        int kr = cpg * kv;
+        int kr = g.cInPerGroup() * g.kernelVolume();
         int mpad = roundUp(kpg, MR);
-        int positions = g.outSpatial();
-        // A = w, (kpg x kr) per group, packed into MR-row panels: a[g][ir][k][i]
         float[] a = tasks.alloc(g.groups() * mpad * kr);
         for (int gr = 0; gr < g.groups(); gr++) {
             for (int m = 0; m < kpg; m++) {
@@ -126,6 +125,18 @@ final class GemmConv {
                 }
             }
         }
+        return a;
+    }
+
+    /** y = conv(x, w) for the plain convolution {@code g}; y must be zero. */
+    static void forward(ConvGeometry g, float[] x, float[] w, float[] y, Tasks tasks) {
+        int cpg = g.cInPerGroup();
+        int kpg = g.cOutPerGroup();
+        int kv = g.kernelVolume();
+        int kr = cpg * kv;
+        int mpad = roundUp(kpg, MR);
+        int positions = g.outSpatial();
+        float[] a = packFilter(g, w, tasks);
         int blocks = ceilDiv(positions, NCB);
         Scratch panels = new Scratch((KC * NCB + MR * NR), tasks);
         tasks.run(g.n() * g.groups() * blocks, task -> {

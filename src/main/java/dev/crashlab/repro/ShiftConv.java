@@ -240,17 +240,7 @@ final class ShiftConv {
         int panels = mpad / MR;
         int[] out = g.out();
         int outSpatial = g.outSpatial();
-        // A = w, (kpg x kr) per group, packed into MR-row panels: a[g][ir][k][i]
-        float[] a = tasks.alloc(g.groups() * mpad * kr);
-        for (int gr = 0; gr < g.groups(); gr++) {
-            for (int m = 0; m < kpg; m++) {
-                int base = gr * mpad * kr + m / MR * MR * kr + m % MR;
-                int wRow = (gr * kpg + m) * kr;
-                for (int k = 0; k < kr; k++) {
-                    a[base + k * MR] = w[wRow + k];
-                }
-            }
-        }
+        float[] a = GemmConv.packFilter(g, w, tasks);
         Planes pl = new Planes(g, g.cIn());
         int[][] offs = new int[g.groups()][];
         for (int gr = 0; gr < g.groups(); gr++) {
