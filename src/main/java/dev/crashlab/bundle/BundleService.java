@@ -156,6 +156,24 @@ public class BundleService {
      */
     public BundleView create(String requestedName, String notes, List<Upload> uploads)
             throws BundleRejectedException, IOException {
+        return create(requestedName, notes, uploads, CommitCheck.NONE);
+    }
+
+    /**
+     * What must hold, or be written, in the same transaction as a new bundle's rows: who uploaded it, and whether that
+     * keeps them within their quota. It runs after the rows are written and before they commit; an exception from it
+     * rolls the bundle back (rows and the blobs this upload brought in) and reaches the caller.
+     */
+    @FunctionalInterface
+    public interface CommitCheck {
+        CommitCheck NONE = (id, size) -> {};
+
+        void inCommit(long bundleId, long sizeBytes);
+    }
+
+    /** As {@link #create(String, String, List)}, running {@code check} inside the transaction that stores the bundle. */
+    public BundleView create(String requestedName, String notes, List<Upload> uploads, CommitCheck check)
+            throws BundleRejectedException, IOException {
         if (uploads.isEmpty()) {
             throw new BundleRejectedException(BundleRejectedException.Kind.EMPTY,
                     "the request holds no files: send an archive, or files as multipart parts named `file`");
@@ -203,7 +221,7 @@ public class BundleService {
             bundle.notes = notes == null || notes.isBlank() ? null
                     : config.redaction().enabled() ? SecretRedactor.redact(notes.strip(), redacted) : notes.strip();
             bundle.redactions = redacted;
-            return commit(bundle, artifacts, files);
+            return commit(bundle, artifacts, files, check);
         }
     }
 
@@ -229,13 +247,15 @@ public class BundleService {
         return new StagedFile(f.path(), f.file(), Files.size(f.file()), java.util.HexFormat.of().formatHex(digest.digest()));
     }
 
-    private BundleView commit(Bundle bundle, List<Artifact> artifacts, List<StagedFile> files) throws IOException {
+    private BundleView commit(Bundle bundle, List<Artifact> artifacts, List<StagedFile> files, CommitCheck check)
+            throws IOException {
         synchronized (storeLock) {
-            return guarded(() -> commitGuarded(bundle, artifacts, files));
+            return guarded(() -> commitGuarded(bundle, artifacts, files, check));
         }
     }
 
-    private BundleView commitGuarded(Bundle bundle, List<Artifact> artifacts, List<StagedFile> files) throws IOException {
+    private BundleView commitGuarded(Bundle bundle, List<Artifact> artifacts, List<StagedFile> files, CommitCheck check)
+            throws IOException {
         {
             List<String> added = new ArrayList<>();
             try {
@@ -251,6 +271,7 @@ public class BundleService {
                     }
                     bundle.persist();
                     bundle.artifacts.sort(Comparator.comparing(a -> a.path));
+                    check.inCommit(bundle.id, bundle.size);
                     return BundleView.of(bundle);
                 });
             } catch (IOException | RuntimeException e) {

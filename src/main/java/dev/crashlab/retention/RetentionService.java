@@ -56,12 +56,15 @@ public class RetentionService {
 
     // bytes and count of the owner's bundles
     private static long[] used(String owner) {
-        return QuarkusTransaction.requiringNew().call(() -> {
-            Object[] row = (Object[]) Bundle.getEntityManager().createNativeQuery(
-                    "select coalesce(sum(b.size_bytes), 0), count(b.id) from bundle b join bundle_owner o on o.bundle_id = b.id"
-                            + " where o.owner = ?1").setParameter(1, owner).getSingleResult();
-            return new long[] {((Number) row[0]).longValue(), ((Number) row[1]).longValue()};
-        });
+        return QuarkusTransaction.requiringNew().call(() -> usedInTransaction(owner));
+    }
+
+    // the same, read in the caller's transaction
+    private static long[] usedInTransaction(String owner) {
+        Object[] row = (Object[]) Bundle.getEntityManager().createNativeQuery(
+                "select coalesce(sum(b.size_bytes), 0), count(b.id) from bundle b join bundle_owner o on o.bundle_id = b.id"
+                        + " where o.owner = ?1").setParameter(1, owner).getSingleResult();
+        return new long[] {((Number) row[0]).longValue(), ((Number) row[1]).longValue()};
     }
 
     /**
@@ -74,10 +77,30 @@ public class RetentionService {
         if (config.quota().isEmpty()) {
             return;
         }
+        refuseOver(who, incoming, used(who.name())[0]);
+    }
+
+    /**
+     * The check that counts: {@link #checkQuota} again, inside the transaction that stores a new bundle of
+     * {@code incoming} bytes (before its owner is recorded there). New bundles commit one at a time, under the blob
+     * guard that every server takes ({@code BundleService.guarded}), so this sees every upload that committed before
+     * it, and two uploads racing past the early check cannot both take the caller over the quota. The refusal's audit
+     * row is written in a transaction of its own, since this one rolls back.
+     *
+     * @throws DomainException TOO_LARGE (413), as {@link #checkQuota}
+     */
+    public void checkQuotaInCommit(Caller who, long incoming) {
+        if (config.quota().isEmpty()) {
+            return;
+        }
+        refuseOver(who, incoming, usedInTransaction(who.name())[0]);
+    }
+
+    private void refuseOver(Caller who, long incoming, long used) {
         long quota = config.quota().get().asLongValue();
-        long used = used(who.name())[0];
         if (used + incoming > quota) {
-            audit.record(who, "quota.refused", null, "upload of " + incoming + " bytes; " + used + " of " + quota + " bytes used");
+            QuarkusTransaction.requiringNew().run(() -> audit.record(who, "quota.refused", null,
+                    "upload of " + incoming + " bytes; " + used + " of " + quota + " bytes used"));
             throw new DomainException(DomainException.Kind.TOO_LARGE, "quota-exceeded", "Storage quota reached",
                     "your bundles take " + human(used) + " of your " + human(quota) + " quota, and this upload is " + human(incoming)
                             + "; delete bundles you no longer need, or ask an administrator to raise crashlab.retention.quota");

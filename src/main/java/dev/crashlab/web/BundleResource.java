@@ -109,7 +109,8 @@ public class BundleResource {
                 incoming += Files.size(u.file());
             }
             retention.checkQuota(dev.crashlab.web.auth.Callers.of(identity), incoming);
-            return created(bundles.create(parts.fields().get("name"), checkNotes(parts.fields().get("notes")), uploads));
+            return created(bundles.create(parts.fields().get("name"), checkNotes(parts.fields().get("notes")), uploads,
+                    ownedWithinQuota()));
         } finally {
             bundles.discard(received);
         }
@@ -136,7 +137,8 @@ public class BundleResource {
                         "the request body is not a zip, tar or gzip archive; send loose files as multipart/form-data parts named `file`");
             }
             String fileName = ContentDisposition.fileName(disposition).orElse(name != null && !name.isBlank() ? name : "bundle");
-            return created(bundles.create(name, checkNotes(notes), List.of(new Upload(fileName, received, sha256))));
+            return created(bundles.create(name, checkNotes(notes), List.of(new Upload(fileName, received, sha256)),
+                    ownedWithinQuota()));
         } finally {
             Files.deleteIfExists(received);
         }
@@ -167,9 +169,20 @@ public class BundleResource {
         return notes;
     }
 
+    /**
+     * Run in the transaction that stores a new bundle: the quota check that counts (the one before unpacking only
+     * refuses early) and the owner, so a bundle is never stored without its owner or past its owner's quota.
+     */
+    private BundleService.CommitCheck ownedWithinQuota() {
+        dev.crashlab.account.Caller who = dev.crashlab.web.auth.Callers.of(identity);
+        return (id, size) -> {
+            retention.checkQuotaInCommit(who, size);
+            ownership.recordUpload(id, who);
+        };
+    }
+
     private Response created(BundleView view) {
         dev.crashlab.account.Caller who = dev.crashlab.web.auth.Callers.of(identity);
-        ownership.recordUpload(view.id(), who);
         audit.record(who, "bundle.upload", "bundle " + view.id(), view.name());
         ingest.submit(view.id()); // stored safely; read and diagnosed in the background (status PROCESSING until then)
         return Response.created(URI.create("/api/bundles/" + view.id())).entity(view).build();

@@ -75,6 +75,42 @@ class RetentionTest {
     }
 
     @Test
+    void uploadsThatRaceCannotTogetherPassTheQuota() throws Exception {
+        // Eight uploads of 100 KiB at once by one user with 256 KiB: each passes the early check (nothing is stored
+        // yet), so only the check inside the storing transaction can hold the line. Two fit, six must be refused.
+        String user = "quota-race-" + suffix();
+        String token = userToken(user, "reporter");
+        int n = 8;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(n);
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        try {
+            List<java.util.concurrent.Future<Integer>> statuses = new java.util.ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                byte[] content = randomBytes(100 * 1024);
+                String name = "race-" + i + ".bin";
+                statuses.add(pool.submit(() -> {
+                    start.await();
+                    return given().header("Authorization", "Bearer " + token)
+                            .multiPart("file", name, content, "application/octet-stream")
+                            .when().post("/api/bundles").then().extract().statusCode();
+                }));
+            }
+            start.countDown();
+            List<Integer> got = new java.util.ArrayList<>();
+            for (var f : statuses) {
+                got.add(f.get(120, java.util.concurrent.TimeUnit.SECONDS));
+            }
+            assertThat(got).as("statuses of %d racing uploads", n).containsOnly(201, 413);
+            assertThat(got).filteredOn(s -> s == 201).hasSize(2);
+        } finally {
+            pool.shutdownNow();
+        }
+        given().header("Authorization", "Bearer " + token).get("/api/retention").then().statusCode(200)
+                .body("bundles", equalTo(2)).body("usedBytes", equalTo(200 * 1024));
+        assertThat(audit("quota.refused")).filteredOn(e -> user.equals(e.get("actor"))).hasSize(n - 2);
+    }
+
+    @Test
     void theSweepDeletesOldBundlesButKeepsPinnedAndConfirmedOnes() throws Exception {
         String triager = userToken("pinner-" + suffix(), "triager");
         String reporter = userToken("nopin-" + suffix(), "reporter");
