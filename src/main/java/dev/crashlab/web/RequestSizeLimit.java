@@ -14,6 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.util.Locale;
+import org.jboss.logging.Logger;
 
 /**
  * Refuses an API request whose declared Content-Length is over the upload limit, with a problem+json 413,
@@ -23,7 +24,8 @@ import java.util.Locale;
  * answer with a bare 413. A client that sent {@code Expect: 100-continue} is answered at once; otherwise
  * up to {@link #DRAIN_BYTES} past the limit are read and discarded so that the client (which is still
  * sending) can read the answer, and larger bodies get the answer and a closed connection. A chunked
- * body (no declared length) over the limit is cut off by the HTTP layer itself, with a bare 413.
+ * body (no declared length) over the limit is cut off by the HTTP layer itself, with a bare 413; the read it cuts
+ * short then fails after that answer, which {@link #afterAnswer} logs in one line.
  */
 @ApplicationScoped
 public class RequestSizeLimit {
@@ -36,8 +38,27 @@ public class RequestSizeLimit {
     @Inject
     ObjectMapper json;
 
+    private static final Logger LOG = Logger.getLogger(RequestSizeLimit.class);
+
     void install(@Observes Router router) {
         router.route().order(Integer.MIN_VALUE + 10).handler(this::check);
+        router.route().order(Integer.MIN_VALUE + 11).failureHandler(RequestSizeLimit::afterAnswer);
+    }
+
+    /**
+     * A request that fails after its answer was sent: the HTTP layer's own body limit answers a chunked upload over
+     * the limit with 413 and then fails the read under way. Nothing more can reach that client, so this says what
+     * happened in one line instead of letting the error handler try a second answer (an ERROR with a stack trace).
+     */
+    private static void afterAnswer(RoutingContext ctx) {
+        if (!ctx.response().ended()) {
+            ctx.next();
+            return;
+        }
+        Throwable cause = ctx.failure();
+        LOG.infof("%s %s was already answered (HTTP %d) when its handler failed; its second answer was dropped (%s)",
+                ctx.request().method(), ctx.request().path(), ctx.response().getStatusCode(),
+                cause == null ? "status " + ctx.statusCode() : cause.toString());
     }
 
     private void check(RoutingContext ctx) {
