@@ -192,16 +192,19 @@ final class LogLineRule {
      * else (a null leaves the line to {@link #apply}).
      */
     static int[] tfLine(byte[] b, int from, int to) {
-        int n = to - from;
-        boolean bracket = false;
-        for (int i = from; i < to; i++) {
-            byte c = b[i];
-            if (c == '\n' || c == '\r' || c < 0) {
-                return null; // not an ASCII line without line ends: left to the rule
-            }
-            bracket |= c == ']' && i > from;
+        if (!LiteralScan.plainAscii(b, from, to)) {
+            return null; // not an ASCII line without line ends: left to the rule
         }
-        if (!bracket || n < 2 || b[from] == ']') { // the rule looks when the first ']' is past the line's start
+        return tfLineAscii(b, from, to);
+    }
+
+    /**
+     * {@link #tfLine(byte[], int, int)} of a line known to be ASCII without a line end (a line the reading pass split
+     * and found no byte over 0x7F in).
+     */
+    static int[] tfLineAscii(byte[] b, int from, int to) {
+        // the rule looks when the first ']' is past the line's start: a line found ends its source with a ']' past it
+        if (to - from < 2 || b[from] == ']') {
             return null;
         }
         boolean letterStart = (b[from] == 'W' || b[from] == 'E' || b[from] == 'F') && b[from + 1] == ' ';
@@ -214,8 +217,8 @@ final class LogLineRule {
                 return r;
             }
         }
-        for (int k = from; k + 1 < to; k++) {
-            if (b[k] == ':' && b[k + 1] == ' ' && k + 3 < to && isSeverity((char) b[k + 2]) && b[k + 3] == ' '
+        for (int k = from; k + 3 < to; k++) {
+            if (b[k] == ':' && b[k + 1] == ' ' && isSeverity((char) b[k + 2]) && b[k + 3] == ' '
                     && timestampEndsAt(b, from, k)) {
                 int[] r = tail(b, from, to, k + 2);
                 if (r != null) {
@@ -239,7 +242,7 @@ final class LogLineRule {
     private static int[] tail(byte[] t, int from, int n, int i) {
         int p = i + 2;
         int q = p;
-        while (q < n && q - p <= 300 && isPathChar((char) t[q])) {
+        while (q < n && q - p <= 300 && t[q] >= 0 && PATH_CHAR[t[q]]) {
             q++;
         }
         if (q == p || q - p > 300 || q >= n || t[q] != ':') {
@@ -364,6 +367,15 @@ final class LogLineRule {
 
     private static boolean isSeverity(char c) {
         return c == 'I' || c == 'W' || c == 'E' || c == 'F';
+    }
+
+    /** {@link #isPathChar} of each ASCII character. */
+    private static final boolean[] PATH_CHAR = new boolean[128];
+
+    static {
+        for (char c = 0; c < 128; c++) {
+            PATH_CHAR[c] = isPathChar(c);
+        }
     }
 
     private static boolean isPathChar(char c) {
