@@ -207,26 +207,22 @@ final class LogLineRule {
         if (to - from < 2 || b[from] == ']') {
             return null;
         }
-        boolean letterStart = (b[from] == 'W' || b[from] == 'E' || b[from] == 'F') && b[from + 1] == ' ';
-        if (!letterStart && !hasMarker(b, from, to)) {
-            return null;
-        }
+        int[] r = null;
         if (isSeverity((char) b[from]) && b[from + 1] == ' ') {
-            int[] r = tail(b, from, to, from);
-            if (r != null) {
-                return r;
-            }
+            r = tail(b, from, to, from);
         }
-        for (int k = from; k + 3 < to; k++) {
+        for (int k = from; r == null && k + 3 < to; k++) {
             if (b[k] == ':' && b[k + 1] == ' ' && isSeverity((char) b[k + 2]) && b[k + 3] == ' '
                     && timestampEndsAt(b, from, k)) {
-                int[] r = tail(b, from, to, k + 2);
-                if (r != null) {
-                    return r;
-                }
+                r = tail(b, from, to, k + 2);
             }
         }
-        return null;
+        // the rule looks only at a line that starts "W ", "E " or "F " or holds ": E ", ": W " or ": F ": a line found at
+        // such a letter holds one; a line found at an I must hold one elsewhere
+        if (r == null || b[r[0]] != 'I') {
+            return r;
+        }
+        return hasMarker(b, from, to) ? r : null;
     }
 
     // ": E ", ": W " or ": F " somewhere in b[from, to)
