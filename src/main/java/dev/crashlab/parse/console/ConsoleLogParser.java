@@ -255,7 +255,7 @@ public final class ConsoleLogParser implements ArtifactParser {
             if (r != LOG_LINE && r != (LOG_LINE | MEMORY | MEMORY_MENTION)) {
                 return false;
             }
-            int[] tf = LogLineRule.tfLine(b, start, end);
+            int[] tf = LogLineRule.tfLineAscii(b, start, end); // the caller's line: ASCII, split at line ends
             if (tf == null) {
                 return false;
             }

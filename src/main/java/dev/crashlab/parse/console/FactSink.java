@@ -25,6 +25,11 @@ final class FactSink {
     /** {@link #logLineKey} of every log line kept: once full, a line's new fact is dropped without being made. */
     private long[] logLineKeys = new long[64];
     private int logLineCount;
+    /**
+     * One bit per value of a key's top 16 bits, set for every key kept: 8 KB that stay in the first-level cache, where
+     * the table of keys does not, so most lines that are none of the kept ones are told so by one load.
+     */
+    private final long[] logLineBits = new long[1 << 10];
 
     /** Adds a fact read at {@code at}. */
     void add(Fact fact, SourceRef at) {
@@ -57,6 +62,10 @@ final class FactSink {
      */
     boolean mayHoldLogLine(long key) {
         long k = key == 0 ? 1 : key;
+        int top = (int) (k >>> 48);
+        if ((logLineBits[top >>> 6] & (1L << top)) == 0) {
+            return false;
+        }
         int mask = logLineKeys.length - 1;
         for (int i = (int) (k ^ (k >>> 32)) & mask; logLineKeys[i] != 0; i = (i + 1) & mask) {
             if (logLineKeys[i] == k) {
@@ -83,6 +92,8 @@ final class FactSink {
             }
         }
         long k = key == 0 ? 1 : key;
+        int top = (int) (k >>> 48);
+        logLineBits[top >>> 6] |= 1L << top;
         int mask = logLineKeys.length - 1;
         int i = (int) (k ^ (k >>> 32)) & mask;
         while (logLineKeys[i] != 0) {

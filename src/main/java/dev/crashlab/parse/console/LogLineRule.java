@@ -192,38 +192,37 @@ final class LogLineRule {
      * else (a null leaves the line to {@link #apply}).
      */
     static int[] tfLine(byte[] b, int from, int to) {
-        int n = to - from;
-        boolean bracket = false;
-        for (int i = from; i < to; i++) {
-            byte c = b[i];
-            if (c == '\n' || c == '\r' || c < 0) {
-                return null; // not an ASCII line without line ends: left to the rule
-            }
-            bracket |= c == ']' && i > from;
+        if (!LiteralScan.plainAscii(b, from, to)) {
+            return null; // not an ASCII line without line ends: left to the rule
         }
-        if (!bracket || n < 2 || b[from] == ']') { // the rule looks when the first ']' is past the line's start
+        return tfLineAscii(b, from, to);
+    }
+
+    /**
+     * {@link #tfLine(byte[], int, int)} of a line known to be ASCII without a line end (a line the reading pass split
+     * and found no byte over 0x7F in).
+     */
+    static int[] tfLineAscii(byte[] b, int from, int to) {
+        // the rule looks when the first ']' is past the line's start: a line found ends its source with a ']' past it
+        if (to - from < 2 || b[from] == ']') {
             return null;
         }
-        boolean letterStart = (b[from] == 'W' || b[from] == 'E' || b[from] == 'F') && b[from + 1] == ' ';
-        if (!letterStart && !hasMarker(b, from, to)) {
-            return null;
-        }
+        int[] r = null;
         if (isSeverity((char) b[from]) && b[from + 1] == ' ') {
-            int[] r = tail(b, from, to, from);
-            if (r != null) {
-                return r;
-            }
+            r = tail(b, from, to, from);
         }
-        for (int k = from; k + 1 < to; k++) {
-            if (b[k] == ':' && b[k + 1] == ' ' && k + 3 < to && isSeverity((char) b[k + 2]) && b[k + 3] == ' '
+        for (int k = from; r == null && k + 3 < to; k++) {
+            if (b[k] == ':' && b[k + 1] == ' ' && isSeverity((char) b[k + 2]) && b[k + 3] == ' '
                     && timestampEndsAt(b, from, k)) {
-                int[] r = tail(b, from, to, k + 2);
-                if (r != null) {
-                    return r;
-                }
+                r = tail(b, from, to, k + 2);
             }
         }
-        return null;
+        // the rule looks only at a line that starts "W ", "E " or "F " or holds ": E ", ": W " or ": F ": a line found at
+        // such a letter holds one; a line found at an I must hold one elsewhere
+        if (r == null || b[r[0]] != 'I') {
+            return r;
+        }
+        return hasMarker(b, from, to) ? r : null;
     }
 
     // ": E ", ": W " or ": F " somewhere in b[from, to)
@@ -239,7 +238,7 @@ final class LogLineRule {
     private static int[] tail(byte[] t, int from, int n, int i) {
         int p = i + 2;
         int q = p;
-        while (q < n && q - p <= 300 && isPathChar((char) t[q])) {
+        while (q < n && q - p <= 300 && t[q] >= 0 && PATH_CHAR[t[q]]) {
             q++;
         }
         if (q == p || q - p > 300 || q >= n || t[q] != ':') {
@@ -364,6 +363,15 @@ final class LogLineRule {
 
     private static boolean isSeverity(char c) {
         return c == 'I' || c == 'W' || c == 'E' || c == 'F';
+    }
+
+    /** {@link #isPathChar} of each ASCII character. */
+    private static final boolean[] PATH_CHAR = new boolean[128];
+
+    static {
+        for (char c = 0; c < 128; c++) {
+            PATH_CHAR[c] = isPathChar(c);
+        }
     }
 
     private static boolean isPathChar(char c) {

@@ -191,8 +191,7 @@ public final class SharedLineScan {
         private final int windowBytes;
         private final Overflow overflow;
         private final byte[] buf = new byte[CHUNK + ConsoleLogParser.MAX_LINE_BYTES];
-        private final LiteralScan.Lines first = new LiteralScan.Lines();
-        private final LiteralScan.Lines second = new LiteralScan.Lines();
+        private final LiteralScan.Lines[] parts = new LiteralScan.Lines[LiteralScan.WALKS];
         private long lineNumber;
         private boolean overLong;  // the line at buf[0] had more than MAX_LINE_BYTES; only its first ones are kept
         private boolean pendingCr; // the last line ended with \r: a \n right after it ends no line
@@ -200,6 +199,9 @@ public final class SharedLineScan {
         Reader(ParseInput input, Charset cs, List<ArtifactParser> parsers, ArtifactLines.RawLines window) {
             this.cs = cs;
             this.scan = scanFor(parsers);
+            for (int k = 0; k < parts.length; k++) {
+                parts[k] = new LiteralScan.Lines();
+            }
             ConsoleLogParser.Pass c = null;
             List<Fed> fed = new ArrayList<>();
             int bit = FIRST_FED_BIT;
@@ -255,10 +257,12 @@ public final class SharedLineScan {
 
         /** Reads the complete lines in {@code buf[0, to)}, which ends with a line end. */
         private void chunk(int to) {
-            scan.scanLines(buf, 0, to, first, second);
+            scan.scanLines(buf, 0, to, parts);
             boolean high = LiteralScan.anyHigh(buf, 0, to);
-            int start = lines(first, 0, high);
-            lines(second, start, high);
+            int start = 0;
+            for (LiteralScan.Lines part : parts) {
+                start = lines(part, start, high);
+            }
         }
 
         private int lines(LiteralScan.Lines lines, int start, boolean high) {

@@ -78,7 +78,7 @@ class LogLineRuleTfLineTest {
         Random r = new Random(seed);
         List<String> pieces = new ArrayList<>(List.of("2024-01-05 08:00:00", ".000001", ".1234567890", ": ", "W ", "E ", "I ", "F ",
                 "tensorflow/core/x.cc", ":64", ":12345678", "]", " ", "] msg", "a", "-", "\\", "/", "9", "x:y", "\u2028", "é",
-                "2024-1-05 08:00:00", ": W tensorflow/a.cc:1] hi"));
+                "2024-1-05 08:00:00", ": W tensorflow/a.cc:1] hi", "\r", "\n", "abcdefgh"));
         for (int i = 0; i < 20000; i++) {
             StringBuilder sb = new StringBuilder();
             int n = 1 + r.nextInt(12);
