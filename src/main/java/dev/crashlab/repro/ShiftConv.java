@@ -230,7 +230,7 @@ final class ShiftConv {
 
     // ---------------------------------------------------------------- forward
 
-    /** y = conv(x, w) for the plain convolution {@code g}; y must be zero. */
+    /** y = conv(x, w) for the plain convolution {@code g}; every element of y is written (it may hold anything). */
     static void forward(ConvGeometry g, float[] x, float[] w, float[] y, GemmConv.Tasks tasks) {
         int cpg = g.cInPerGroup();
         int kpg = g.cOutPerGroup();
@@ -338,7 +338,8 @@ final class ShiftConv {
     }
 
     /**
-     * dx = the input gradient of {@code g}; dx must be zero. With unit strides ({@link #backwardDataApplies}) a
+     * dx = the input gradient of {@code g}; dx must be zero (with unit strides every element is written, so it may
+     * hold anything). With unit strides ({@link #backwardDataApplies}) a
      * forward pass of the flipped filter; otherwise {@link #planesBackwardData}.
      */
     static void backwardData(ConvGeometry g, float[] dy, float[] w, float[] dx, GemmConv.Tasks tasks) {

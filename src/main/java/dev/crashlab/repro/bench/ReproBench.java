@@ -6,6 +6,7 @@ import dev.crashlab.repro.ConvBackend;
 import dev.crashlab.repro.ConvProblem;
 import dev.crashlab.repro.CpuConvBackend;
 import dev.crashlab.repro.NaiveConvTiming;
+import dev.crashlab.repro.Replay;
 import dev.crashlab.repro.ReproSpec;
 import dev.crashlab.repro.ReproSpecs;
 import dev.crashlab.sniff.ArtifactSniffer;
@@ -34,6 +35,13 @@ public final class ReproBench {
     /** The real model whose every convolution the whole-model row replays (a Keras 3 U-Net with transposed layers). */
     static final String DEFAULT_MODEL = "../shared/corpus/model-configs/keras3-functional-unet-conv2dtranspose-to_json.json";
 
+    /**
+     * Layers to measure, for development: the rows whose layer name contains one of these comma-separated strings
+     * (system property {@code crashlab.bench.rows}, e.g. {@code 1x1,3x3}); empty measures every row, the model and CUDA.
+     */
+    static final List<String> ROWS = Arrays.stream(System.getProperty("crashlab.bench.rows", "").split(","))
+            .filter(s -> !s.isBlank()).toList();
+
     /** Arguments: [batch] [runs] [model file]. */
     public static void main(String[] args) throws Exception {
         int batch = args.length > 0 ? Integer.parseInt(args[0]) : 4;
@@ -49,14 +57,21 @@ public final class ReproBench {
             Rate before = peakGflops(threads);
             List<String> lines = new ArrayList<>();
             for (ConvProblem p : layers) {
+                if (!ROWS.isEmpty() && ROWS.stream().noneMatch(p.name()::contains)) {
+                    continue;
+                }
                 SplittableRandom r = new SplittableRandom(7);
                 float[] x = random(r, p.inputElements());
                 float[] w = random(r, p.filterElements());
                 float[] dy = random(r, p.outputElements());
                 double gflop = 2.0 * p.macs() / 1e9;
-                lines.add(measure(p, "forward", gflop, runs, () -> cpu.forward(p, x, w)));
-                lines.add(measure(p, "backward-data", gflop, runs, () -> cpu.backwardData(p, dy, w)));
-                lines.add(measure(p, "backward-filter", gflop, runs, () -> cpu.backwardFilter(p, x, dy)));
+                // as the replay calls them: each pass writes into an output array the caller reuses
+                float[] y = new float[(int) p.outputElements()];
+                float[] dx = new float[(int) p.inputElements()];
+                float[] dw = new float[(int) p.filterElements()];
+                lines.add(measure(p, "forward", gflop, runs, () -> cpu.forward(p, x, w, y)));
+                lines.add(measure(p, "backward-data", gflop, runs, () -> cpu.backwardData(p, dy, w, dx)));
+                lines.add(measure(p, "backward-filter", gflop, runs, () -> cpu.backwardFilter(p, x, dy, dw)));
             }
             // the peak after the rows as well as before, the better of the two: the machine's load changes in between
             Rate after = peakGflops(threads);
@@ -77,6 +92,9 @@ public final class ReproBench {
                 double peakCpu = peak.perCpuSecond();
                 System.out.printf(Locale.ROOT, "%-28s %-16s %10s %10s %12.1f %8.2f %5.2f-%-5.2f%n", f[0], f[1], f[2], f[3],
                         perCpu, perCpu / peakCpu, Double.parseDouble(f[5]) / peakCpu, Double.parseDouble(f[6]) / peakCpu);
+            }
+            if (!ROWS.isEmpty()) {
+                return; // a partial run, for development: no whole-model or CUDA rows
             }
             modelRow(cpu, model);
         }
@@ -111,18 +129,22 @@ public final class ReproBench {
         // not timed
         double[] seconds = new double[2];
         double[] cpuSeconds = new double[2];
+        // the arrays as the replay holds them: reused from layer to layer where the lengths match, else new ones
+        Replay.TensorArrays arrays = new Replay.TensorArrays();
         for (int round = 0; round < 2; round++) { // the first round is the warm-up
             for (ConvProblem p : problems) {
-                float[] x = random(r, p.inputElements());
-                float[] w = random(r, p.filterElements());
-                float[] dy = random(r, p.outputElements());
+                arrays.keepOnly(p.inputElements(), p.filterElements(), p.outputElements());
+                float[] x = random(r, arrays.take(p.inputElements()));
+                float[] w = random(r, arrays.take(p.filterElements()));
+                float[] dy = random(r, arrays.take(p.outputElements()));
                 long c0 = processCpuNanos();
                 long t0 = System.nanoTime();
-                cpu.forward(p, x, w);
-                cpu.backwardData(p, dy, w);
-                cpu.backwardFilter(p, x, dy);
+                cpu.forward(p, x, w, arrays.take(p.outputElements()));
+                cpu.backwardData(p, dy, w, arrays.take(p.inputElements()));
+                cpu.backwardFilter(p, x, dy, arrays.take(p.filterElements()));
                 seconds[round] += (System.nanoTime() - t0) / 1e9;
                 cpuSeconds[round] += (processCpuNanos() - c0) / 1e9;
+                arrays.giveBackAll();
             }
         }
         System.out.printf(Locale.ROOT, "%nwhole model: %s, %d convolution layer(s) at batch %d, %s, forward + backward-data +"
@@ -235,7 +257,10 @@ public final class ReproBench {
     }
 
     private static float[] random(SplittableRandom r, long n) {
-        float[] a = new float[(int) n];
+        return random(r, new float[(int) n]);
+    }
+
+    private static float[] random(SplittableRandom r, float[] a) {
         for (int i = 0; i < a.length; i++) {
             a[i] = (float) (r.nextDouble() * 2 - 1);
         }
