@@ -77,7 +77,8 @@ public final class ReproBench {
             Rate after = peakGflops(threads);
             Rate peak = new Rate(Math.max(before.wall(), after.wall()), Math.max(before.perCpuSecond(), after.perCpuSecond()));
             System.out.printf(Locale.ROOT, "%nrepro benchmark: CPU backend (%s), batch %d, %d thread(s), float32, median of %d"
-                    + " samples of at least 1 CPU-second each, after at least 2 s of warm-up per pass%n", cpu.kernelsDescription(), batch, threads, runs);
+                    + " samples of at least 1 CPU-second each, after at least 2 s of warm-up per pass; load average %s%n",
+                    cpu.kernelsDescription(), batch, threads, runs, loadAverage());
             System.out.printf(Locale.ROOT, "peer: the FMA peak on the same %d thread(s) in this JVM (the better of a %d-lane"
                     + " Vector API loop with 12 accumulators in registers and a vectorised Java loop), the best round"
                     + " before and after the rows: %.1f GFLOP/s wall, %.1f GFLOP per CPU-second%n", threads, VectorPeak.LANES, peak.wall(), peak.perCpuSecond());
@@ -240,6 +241,15 @@ public final class ReproBench {
         Arrays.sort(sorted);
         return String.format(Locale.ROOT, "%s\t%s\t%.1f\t%.1f\t%.3f\t%.3f\t%.3f", p.name(), pass, ms[runs / 2],
                 wall[runs / 2], sorted[runs / 2], sorted[0], sorted[runs - 1]);
+    }
+
+    /**
+     * The machine's load average over the last minute, as the system reports it, or "unknown": rows that touch memory
+     * swing with the other processes' load (the register-only peak loop does not), so runs are compared by it.
+     */
+    private static String loadAverage() {
+        double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        return load < 0 ? "unknown" : String.format(Locale.ROOT, "%.1f", load);
     }
 
     /** A rate in GFLOP per wall-clock second, and per CPU-second of the whole process (immune to other load). */
