@@ -41,6 +41,50 @@ public interface ConvBackend extends AutoCloseable {
     /** Computes dw from x and dy (the gradient of the filter). */
     PassResult backwardFilter(ConvProblem p, float[] x, float[] dy) throws BackendException;
 
+    /**
+     * Computes y = conv(x, w) into {@code y}, an array the caller owns and may reuse from pass to pass: whatever it
+     * holds on entry is overwritten, and the result's {@link PassResult#output()} is {@code y} itself. A replay
+     * reuses its arrays across passes and layers, so that no pass pays for allocating (and zeroing) a fresh one.
+     *
+     * @throws IllegalArgumentException if {@code y} does not have {@link ConvProblem#outputElements()} elements
+     */
+    default PassResult forward(ConvProblem p, float[] x, float[] w, float[] y) throws BackendException {
+        checkOutput("y", y, p.outputElements());
+        return copiedInto(forward(p, x, w), y);
+    }
+
+    /** Computes dx into {@code dx}, which the caller owns (see {@link #forward(ConvProblem, float[], float[], float[])}). */
+    default PassResult backwardData(ConvProblem p, float[] dy, float[] w, float[] dx) throws BackendException {
+        checkOutput("dx", dx, p.inputElements());
+        return copiedInto(backwardData(p, dy, w), dx);
+    }
+
+    /** Computes dw into {@code dw}, which the caller owns (see {@link #forward(ConvProblem, float[], float[], float[])}). */
+    default PassResult backwardFilter(ConvProblem p, float[] x, float[] dy, float[] dw) throws BackendException {
+        checkOutput("dw", dw, p.filterElements());
+        return copiedInto(backwardFilter(p, x, dy), dw);
+    }
+
+    /** Refuses an output array of the wrong size before anything runs. */
+    static void checkOutput(String what, float[] out, long elements) {
+        if (out == null || out.length != elements) {
+            throw new IllegalArgumentException("the output array " + what + " must have " + elements + " elements, has "
+                    + (out == null ? "none" : out.length));
+        }
+    }
+
+    // A backend without its own overloads computes into a new array and copies it into the caller's (an output of
+    // the wrong size is handed back as it is, for the caller's check to report).
+    private static PassResult copiedInto(PassResult r, float[] out) {
+        if (r.output() == null || r.output().length != out.length) {
+            return r;
+        }
+        if (r.output() != out) {
+            System.arraycopy(r.output(), 0, out, 0, out.length);
+        }
+        return new PassResult(out, r.kernelMillis(), r.peakBytes());
+    }
+
     @Override
     void close();
 

@@ -125,33 +125,71 @@ public final class CpuConvBackend implements ConvBackend {
 
     @Override
     public PassResult forward(ConvProblem p, float[] x, float[] w) throws BackendException {
+        return forward(p, x, w, null, false);
+    }
+
+    @Override
+    public PassResult forward(ConvProblem p, float[] x, float[] w, float[] y) throws BackendException {
+        return forward(p, x, w, y, true);
+    }
+
+    private PassResult forward(ConvProblem p, float[] x, float[] w, float[] y, boolean into) throws BackendException {
         expect("x", x, p.inputElements());
         expect("w", w, p.filterElements());
+        if (into) {
+            ConvBackend.checkOutput("y", y, p.outputElements());
+        }
         ConvGeometry g = ConvGeometry.of(p);
         GemmConv.Pass pass = p.transposed() ? GemmConv.Pass.BACKWARD_DATA : GemmConv.Pass.FORWARD;
-        return pass(p, g, pass, "forward output", x, Tensor.INPUT, w, Tensor.FILTER, Tensor.OUTPUT);
+        return pass(p, g, pass, "forward output", x, Tensor.INPUT, w, Tensor.FILTER, Tensor.OUTPUT, y);
     }
 
     @Override
     public PassResult backwardData(ConvProblem p, float[] dy, float[] w) throws BackendException {
+        return backwardData(p, dy, w, null, false);
+    }
+
+    @Override
+    public PassResult backwardData(ConvProblem p, float[] dy, float[] w, float[] dx) throws BackendException {
+        return backwardData(p, dy, w, dx, true);
+    }
+
+    private PassResult backwardData(ConvProblem p, float[] dy, float[] w, float[] dx, boolean into)
+            throws BackendException {
         expect("dy", dy, p.outputElements());
         expect("w", w, p.filterElements());
+        if (into) {
+            ConvBackend.checkOutput("dx", dx, p.inputElements());
+        }
         ConvGeometry g = ConvGeometry.of(p);
         GemmConv.Pass pass = p.transposed() ? GemmConv.Pass.FORWARD : GemmConv.Pass.BACKWARD_DATA;
-        return pass(p, g, pass, "backward-data output", dy, Tensor.OUTPUT, w, Tensor.FILTER, Tensor.INPUT);
+        return pass(p, g, pass, "backward-data output", dy, Tensor.OUTPUT, w, Tensor.FILTER, Tensor.INPUT, dx);
     }
 
     @Override
     public PassResult backwardFilter(ConvProblem p, float[] x, float[] dy) throws BackendException {
+        return backwardFilter(p, x, dy, null, false);
+    }
+
+    @Override
+    public PassResult backwardFilter(ConvProblem p, float[] x, float[] dy, float[] dw) throws BackendException {
+        return backwardFilter(p, x, dy, dw, true);
+    }
+
+    private PassResult backwardFilter(ConvProblem p, float[] x, float[] dy, float[] dw, boolean into)
+            throws BackendException {
         expect("x", x, p.inputElements());
         expect("dy", dy, p.outputElements());
+        if (into) {
+            ConvBackend.checkOutput("dw", dw, p.filterElements());
+        }
         ConvGeometry g = ConvGeometry.of(p);
         // for a transposed layer the roles swap: its output gradient is the plain convolution's input
         return p.transposed()
                 ? pass(p, g, GemmConv.Pass.BACKWARD_FILTER, "backward-filter output", dy, Tensor.OUTPUT, x,
-                        Tensor.INPUT, Tensor.FILTER)
+                        Tensor.INPUT, Tensor.FILTER, dw)
                 : pass(p, g, GemmConv.Pass.BACKWARD_FILTER, "backward-filter output", x, Tensor.INPUT, dy,
-                        Tensor.OUTPUT, Tensor.FILTER);
+                        Tensor.OUTPUT, Tensor.FILTER, dw);
     }
 
     /** The problem's tensors, for sizes and layout conversions. */
@@ -176,9 +214,9 @@ public final class CpuConvBackend implements ConvBackend {
                     : Layouts.toChannelsFirst(a, p.batch(), p.outChannels(), (int) (a.length / p.batch() / p.outChannels()));
         }
 
-        float[] toChannelsLast(ConvProblem p, float[] a) {
-            return this == INPUT ? Layouts.toChannelsLast(a, p.batch(), p.inChannels(), (int) (a.length / p.batch() / p.inChannels()))
-                    : Layouts.toChannelsLast(a, p.batch(), p.outChannels(), (int) (a.length / p.batch() / p.outChannels()));
+        float[] toChannelsLast(ConvProblem p, float[] a, float[] into) {
+            return this == INPUT ? Layouts.toChannelsLast(a, p.batch(), p.inChannels(), (int) (a.length / p.batch() / p.inChannels()), into)
+                    : Layouts.toChannelsLast(a, p.batch(), p.outChannels(), (int) (a.length / p.batch() / p.outChannels()), into);
         }
     }
 
@@ -187,10 +225,12 @@ public final class CpuConvBackend implements ConvBackend {
      * converted to channels-first copies on the way in and the output back to channels-last on the way out
      * (explicitly, counted in the peak); half types are rounded into copies where an input holds values the type
      * cannot (the replay's inputs are already rounded, so it makes none). The peak counts the arrays the pass
-     * really held: operands, copies, output and the scratch the kernels allocated.
+     * really held: operands, copies, output and the scratch the kernels allocated. The output goes into {@code dest}
+     * where the caller gave one (cleared first unless the pass's loops write every element,
+     * {@link #overwrites}), else into a new array.
      */
     private PassResult pass(ConvProblem p, ConvGeometry g, GemmConv.Pass pass, String what, float[] a, Tensor ta,
-            float[] b, Tensor tb, Tensor tout) throws OutOfMemory {
+            float[] b, Tensor tb, Tensor tout, float[] dest) throws OutOfMemory {
         long outElements = tout.elements(p);
         long conversions = 4L * ((ta.channelsLast(p) ? a.length : 0) + (tb.channelsLast(p) ? b.length : 0)
                 + (tout.channelsLast(p) ? outElements : 0));
@@ -203,14 +243,18 @@ public final class CpuConvBackend implements ConvBackend {
         float[] ar = rounded(ac, p.dtype());
         float[] br = rounded(bc, p.dtype());
         held += (ar != ac ? 4L * ar.length : 0) + (br != bc ? 4L * br.length : 0);
-        float[] out = new float[(int) outElements];
+        boolean convert = tout.channelsLast(p);
+        float[] out = dest != null && !convert ? dest : new float[(int) outElements];
         PassTasks tasks = new PassTasks();
         long t0 = System.nanoTime();
+        if (out == dest && !overwrites(g, pass)) {
+            java.util.Arrays.fill(out, 0f);
+        }
         run(g, pass, ar, br, out, tasks);
         double millis = (System.nanoTime() - t0) / 1e6;
         DTypeRounding.roundInPlace(out, p.dtype());
-        if (tout.channelsLast(p)) {
-            out = tout.toChannelsLast(p, out);
+        if (convert) {
+            out = tout.toChannelsLast(p, out, dest != null ? dest : new float[(int) outElements]);
             held += 4L * outElements;
         }
         return new PassResult(out, millis, held + tasks.bytes.get());
@@ -288,6 +332,21 @@ public final class CpuConvBackend implements ConvBackend {
                 case BACKWARD_FILTER -> ShiftConv.filterScratchFloats(g, threads);
             };
         };
+    }
+
+    /**
+     * Whether the loops that run {@code pass} of {@code g} write every element of the output (so a reused output
+     * array needs no clearing first); the others add into an output that must start at zero.
+     */
+    boolean overwrites(ConvGeometry g, GemmConv.Pass pass) {
+        Impl impl = impl(g, pass);
+        if (pass == GemmConv.Pass.BACKWARD_FILTER) {
+            return impl == Impl.SHIFT || impl == Impl.PACKED || impl == Impl.DIRECT;
+        }
+        if (pass == GemmConv.Pass.FORWARD) {
+            return impl == Impl.SHIFT || impl == Impl.DIRECT && g.cOutPerGroup() % BLOCK == 0;
+        }
+        return impl == Impl.SHIFT && ShiftConv.backwardDataApplies(g);
     }
 
     // Runs one pass of the plain convolution g: (x, w) -> y forward, (dy, w) -> dx backward-data, (x, dy) -> dw.

@@ -25,7 +25,11 @@ public final class Layouts {
 
     /** A channels-last copy of {@code a}, which holds {@code n} images of {@code c} channels x {@code spatial} positions. */
     public static float[] toChannelsLast(float[] a, int n, int c, int spatial) {
-        float[] r = new float[a.length];
+        return toChannelsLast(a, n, c, spatial, new float[a.length]);
+    }
+
+    /** {@link #toChannelsLast(float[], int, int, int)} into {@code r}, which is overwritten and returned. */
+    public static float[] toChannelsLast(float[] a, int n, int c, int spatial, float[] r) {
         for (int b = 0; b < n; b++) {
             int base = b * c * spatial;
             for (int ch = 0; ch < c; ch++) {

@@ -112,6 +112,7 @@ public final class Replay {
             flopDone = flopDoneBefore(problems, i + 1, passes);
             progress.layerDone(i, problems.size(), r);
         }
+        arrays.keepOnly(); // nothing is held once the replay is over
         return new ReplayResult(crash != null ? ReplayResult.Status.CRASHED : overall(results), backend.name(), device,
                 crash != null ? "the backend failed unexpectedly: " + crash : reason(results, training, device),
                 memoryCapBytes, seed, estimate, results, ReplayFindings.of(spec, estimate));
@@ -119,6 +120,54 @@ public final class Replay {
 
     private long flopTotal;
     private long flopDone;
+    private final TensorArrays arrays = new TensorArrays();
+
+    /**
+     * The host arrays of the replay's tensors, reused from layer to layer and pass to pass by length: the backend
+     * writes each pass's output into an array the replay owns ({@link ConvBackend#forward(ConvProblem, float[],
+     * float[], float[])}), so a pass does not pay for allocating and zeroing a new one (for a 1x1 layer's
+     * backward-data that was half the pass's time). Bounded: before a layer takes its arrays, the free ones of
+     * lengths it does not use are dropped, so the replay holds at most one layer's tensors.
+     */
+    public static final class TensorArrays {
+        private final java.util.Map<Integer, java.util.ArrayDeque<float[]>> free = new java.util.HashMap<>();
+        private final List<float[]> taken = new ArrayList<>();
+
+        /** Drops the free arrays of every length but these. */
+        public void keepOnly(long... lengths) {
+            free.keySet().removeIf(n -> java.util.Arrays.stream(lengths).noneMatch(l -> l == n));
+        }
+
+        /** An array of {@code n} floats with any contents, reused where one is free. */
+        public float[] take(long n) {
+            java.util.ArrayDeque<float[]> q = free.get((int) n);
+            float[] a = q == null || q.isEmpty() ? new float[(int) n] : q.pop();
+            taken.add(a);
+            return a;
+        }
+
+        /** Every array taken since the last call is free again. */
+        public void giveBackAll() {
+            for (float[] a : taken) {
+                free.computeIfAbsent(a.length, k -> new java.util.ArrayDeque<>()).push(a);
+            }
+            taken.clear();
+        }
+
+        /** Floats held, free or taken. */
+        public long floats() {
+            long f = 0;
+            for (java.util.ArrayDeque<float[]> q : free.values()) {
+                for (float[] a : q) {
+                    f += a.length;
+                }
+            }
+            for (float[] a : taken) {
+                f += a.length;
+            }
+            return f;
+        }
+    }
 
     /** Floating-point operations of the layers finished so far in the running replay (2 x multiply-adds per pass). */
     public long flopDone() {
@@ -223,27 +272,32 @@ public final class Replay {
         }
 
         private void runPasses() throws ConvBackend.BackendException {
-            float[] w = inputs(p.filterElements(), 1 / Math.sqrt((double) p.filterElements() / p.outChannels()));
-            float[] x = inputs(p.inputElements(), 1);
-            starting("forward", 0);
-            ConvBackend.PassResult y = backend.forward(p, x, w);
-            record("forward", y, p.outputElements());
-            fwd = y.kernelMillis();
-            check("forward", y.output(), i -> oracle.forward(x, w, i));
-            if (!training) {
-                return;
+            arrays.keepOnly(p.inputElements(), p.filterElements(), p.outputElements());
+            try {
+                float[] w = inputs(p.filterElements(), 1 / Math.sqrt((double) p.filterElements() / p.outChannels()));
+                float[] x = inputs(p.inputElements(), 1);
+                starting("forward", 0);
+                ConvBackend.PassResult y = backend.forward(p, x, w, arrays.take(p.outputElements()));
+                record("forward", y, p.outputElements());
+                fwd = y.kernelMillis();
+                check("forward", y.output(), i -> oracle.forward(x, w, i));
+                if (!training) {
+                    return;
+                }
+                float[] dy = inputs(p.outputElements(), 1);
+                starting("backward-data", 1);
+                ConvBackend.PassResult dx = backend.backwardData(p, dy, w, arrays.take(p.inputElements()));
+                record("backward-data", dx, p.inputElements());
+                bwdData = dx.kernelMillis();
+                check("backward-data", dx.output(), i -> oracle.backwardData(dy, w, i));
+                starting("backward-filter", 2);
+                ConvBackend.PassResult dw = backend.backwardFilter(p, x, dy, arrays.take(p.filterElements()));
+                record("backward-filter", dw, p.filterElements());
+                bwdFilter = dw.kernelMillis();
+                check("backward-filter", dw.output(), i -> oracle.backwardFilter(x, dy, i));
+            } finally {
+                arrays.giveBackAll();
             }
-            float[] dy = inputs(p.outputElements(), 1);
-            starting("backward-data", 1);
-            ConvBackend.PassResult dx = backend.backwardData(p, dy, w);
-            record("backward-data", dx, p.inputElements());
-            bwdData = dx.kernelMillis();
-            check("backward-data", dx.output(), i -> oracle.backwardData(dy, w, i));
-            starting("backward-filter", 2);
-            ConvBackend.PassResult dw = backend.backwardFilter(p, x, dy);
-            record("backward-filter", dw, p.filterElements());
-            bwdFilter = dw.kernelMillis();
-            check("backward-filter", dw.output(), i -> oracle.backwardFilter(x, dy, i));
         }
 
         private void starting(String pass, int done) {
@@ -251,7 +305,7 @@ public final class Replay {
         }
 
         private float[] inputs(long count, double scale) {
-            float[] a = new float[(int) count];
+            float[] a = arrays.take(count);
             for (int i = 0; i < a.length; i++) {
                 a[i] = DTypeRounding.round((float) ((random.nextDouble() * 2 - 1) * scale), p.dtype());
             }

@@ -163,13 +163,33 @@ class CpuConvBackendTest {
         float[] y;
         float[] dx;
         float[] dw;
+        // the same passes into output arrays the caller owns, full of NaN: an element a pass leaves alone, or adds
+        // into without clearing first, stays NaN and fails the comparison
+        float[] yInto = nans(p.outputElements());
+        float[] dxInto = nans(p.inputElements());
+        float[] dwInto = nans(p.filterElements());
         try {
             y = backend.forward(p, x, w).output();
             dx = backend.backwardData(p, dy, w).output();
             dw = backend.backwardFilter(p, x, dy).output();
+            assertThat(backend.forward(p, x, w, yInto).output()).isSameAs(yInto);
+            assertThat(backend.backwardData(p, dy, w, dxInto).output()).isSameAs(dxInto);
+            assertThat(backend.backwardFilter(p, x, dy, dwInto).output()).isSameAs(dwInto);
         } catch (RuntimeException e) {
             throw new AssertionError(p + name + " (seed " + seed + ")", e);
         }
+        assertAgainstNaive(p, name, seed, x, w, dy, y, dx, dw);
+        assertAgainstNaive(p, name + " [into the caller's arrays]", seed, x, w, dy, yInto, dxInto, dwInto);
+    }
+
+    static float[] nans(long n) {
+        float[] a = new float[(int) n];
+        java.util.Arrays.fill(a, Float.NaN);
+        return a;
+    }
+
+    static void assertAgainstNaive(ConvProblem p, String name, long seed, float[] x, float[] w, float[] dy, float[] y,
+            float[] dx, float[] dw) {
         double[][] ref;
         if (!p.transposed()) {
             ref = naive(p.batch(), p.inChannels(), p.inDims(), p.outChannels(), p.outDims(), p.kernel(), p.stride(),
@@ -381,9 +401,14 @@ class CpuConvBackendTest {
             float[] xl = channelsLast(x, p.batch(), p.inChannels(), inSpatial);
             float[] dyl = channelsLast(dy, p.batch(), p.outChannels(), outSpatial);
             for (CpuConvBackend backend : new CpuConvBackend[] {CPU, GEMM, DIRECT}) {
-                float[] y = backend.forward(p, xl, w).output();
-                float[] dx = backend.backwardData(p, dyl, w).output();
-                float[] dw = backend.backwardFilter(p, xl, dyl).output();
+                // half the cases into output arrays the caller owns, full of NaN
+                boolean into = i % 2 == 0;
+                float[] y = into ? backend.forward(p, xl, w, nans(p.outputElements())).output()
+                        : backend.forward(p, xl, w).output();
+                float[] dx = into ? backend.backwardData(p, dyl, w, nans(p.inputElements())).output()
+                        : backend.backwardData(p, dyl, w).output();
+                float[] dw = into ? backend.backwardFilter(p, xl, dyl, nans(p.filterElements())).output()
+                        : backend.backwardFilter(p, xl, dyl).output();
                 double[][] ref = !p.transposed()
                         ? naive(p.batch(), p.inChannels(), p.inDims(), p.outChannels(), p.outDims(), p.kernel(), p.stride(),
                                 p.padBegin(), p.dilation(), p.groups(), x, w, dy)
@@ -500,5 +525,52 @@ class CpuConvBackendTest {
         ConvProblem p = p2(1, 3, 3, 1, 2, 2, 1, 0, 0, 1, 1, false);
         assertThatThrownBy(() -> CPU.forward(p, new float[8], new float[4])).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("x must have 9 elements, has 8");
+        // an output array of the wrong size is refused before anything runs, and is left as it was
+        float[] y = {7, 7, 7};
+        assertThatThrownBy(() -> CPU.forward(p, new float[9], new float[4], y)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("the output array y must have 4 elements, has 3");
+        assertThat(y).containsExactly(7, 7, 7);
+        assertThatThrownBy(() -> CPU.backwardData(p, new float[4], new float[4], new float[8]))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("the output array dx must have 9 elements, has 8");
+        assertThatThrownBy(() -> CPU.backwardFilter(p, new float[9], new float[4], null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("the output array dw must have 4 elements, has none");
+    }
+
+    /**
+     * A caller that reuses its output arrays (the replay, the bench) gets the naive loop's results: each pass into the
+     * same three arrays twice (NaN at first), with other inputs the second time, on the layers whose loops overwrite the output
+     * (1x1, unit-stride 3x3) and those that add into a cleared one (strided, direct loops, packed products).
+     */
+    @Test
+    void reusedOutputArraysGiveTheNaiveLoopsResults() throws Exception {
+        long seed = Long.getLong("crashlab.test.seed", System.nanoTime());
+        Random r = new Random(seed);
+        // batch, channels, height, width, filters, kernel, stride, pad, groups
+        int[][] shapes = {{2, 24, 8, 8, 16, 1, 1, 0, 1}, {1, 16, 9, 11, 24, 3, 1, 1, 1}, {2, 12, 9, 9, 16, 3, 2, 1, 1},
+            {1, 8, 6, 6, 8, 1, 2, 0, 2}, {2, 6, 7, 5, 3, 3, 1, 1, 3}};
+        for (int[] s : shapes) {
+            ConvProblem p = new ConvProblem("reused", 2, s[0], s[1], new int[] {s[2], s[3]}, s[4], new int[] {s[5], s[5]},
+                    new int[] {s[6], s[6]}, new int[] {s[7], s[7]}, new int[] {s[7], s[7]}, new int[] {1, 1}, s[8],
+                    ConvProblem.DType.FLOAT32, ConvProblem.Layout.NCHW, false);
+            for (CpuConvBackend backend : new CpuConvBackend[] {CPU, GEMM, SHIFT, DIRECT}) {
+                float[] y = nans(p.outputElements());
+                float[] dx = nans(p.inputElements());
+                float[] dw = nans(p.filterElements());
+                for (int round = 0; round < 2; round++) {
+                    float[] x = random(r, p.inputElements());
+                    float[] w = random(r, p.filterElements());
+                    float[] dy = random(r, p.outputElements());
+                    backend.forward(p, x, w, y);
+                    backend.backwardData(p, dy, w, dx);
+                    backend.backwardFilter(p, x, dy, dw);
+                    double[][] ref = naive(p.batch(), p.inChannels(), p.inDims(), p.outChannels(), p.outDims(), p.kernel(),
+                            p.stride(), p.padBegin(), p.dilation(), p.groups(), x, w, dy);
+                    String what = " [" + backend.kernelsDescription() + ", round " + round + "]";
+                    assertClose("forward" + what, y, ref[0], ref[3], ref[6][0], seed, p);
+                    assertClose("backward-data" + what, dx, ref[1], ref[4], ref[7][0], seed, p);
+                    assertClose("backward-filter" + what, dw, ref[2], ref[5], ref[8][0], seed, p);
+                }
+            }
+        }
     }
 }

@@ -198,6 +198,93 @@ class ReplayTest {
         }
     }
 
+    /**
+     * The replay hands each pass an output array it owns and reuses them by length: the second of two layers of one
+     * shape gets the first one's arrays back (inputs and outputs alike), a layer of another shape new ones, and the
+     * arrays of lengths a layer does not use are let go, so the replay holds at most one layer's tensors.
+     */
+    @Test
+    void theReplayReusesItsArraysFromLayerToLayer() {
+        // tensors of 280, 288 and 560 floats, then of 200, 64 and 800
+        ReproLayer same = new ReproLayer("same", 4, 8, new int[] {5, 7}, new int[] {3, 3}, new int[] {1, 1},
+                new int[] {1, 1}, new int[] {1, 1}, new int[] {1, 1}, 1, false);
+        ReproLayer again = new ReproLayer("again", 4, 8, new int[] {5, 7}, new int[] {3, 3}, new int[] {1, 1},
+                new int[] {1, 1}, new int[] {1, 1}, new int[] {1, 1}, 1, false);
+        ReproLayer other = new ReproLayer("other", 4, 16, new int[] {5, 5}, new int[] {1, 1}, new int[] {1, 1},
+                new int[] {0, 0}, new int[] {0, 0}, new int[] {1, 1}, 1, false);
+        ReproSpec spec = new ReproSpec(List.of(same, again, other), 2,
+                ConvProblem.DType.FLOAT32, false, ConvProblem.Layout.NCHW, ReproSpec.Mode.TRAINING,
+                ReproSpec.Optimizer.SGD, null, List.of());
+        // per layer, every array a pass was handed (inputs and output), by identity
+        List<java.util.Set<float[]>> arrays = new ArrayList<>();
+        try (CpuConvBackend cpu = new CpuConvBackend(2)) {
+            ConvBackend recording = new ConvBackend() {
+                @Override public String name() { return "cpu"; }
+                @Override public Optional<String> unavailableReason() { return Optional.empty(); }
+                @Override public String device() { return cpu.device(); }
+                @Override public void memoryCap(long bytes) { cpu.memoryCap(bytes); }
+                @Override public PassResult forward(ConvProblem p, float[] x, float[] w) {
+                    throw new AssertionError("the replay asked for a new output array");
+                }
+                @Override public PassResult backwardData(ConvProblem p, float[] dy, float[] w) {
+                    throw new AssertionError("the replay asked for a new output array");
+                }
+                @Override public PassResult backwardFilter(ConvProblem p, float[] x, float[] dy) {
+                    throw new AssertionError("the replay asked for a new output array");
+                }
+                void seen(ConvProblem p, float[]... a) {
+                    if (arrays.isEmpty() || !p.name().equals(names.get(names.size() - 1))) {
+                        arrays.add(java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
+                        names.add(p.name());
+                    }
+                    arrays.get(arrays.size() - 1).addAll(List.of(a));
+                }
+                final List<String> names = new ArrayList<>();
+                @Override public PassResult forward(ConvProblem p, float[] x, float[] w, float[] y) throws BackendException {
+                    seen(p, x, w, y);
+                    return cpu.forward(p, x, w, y);
+                }
+                @Override public PassResult backwardData(ConvProblem p, float[] dy, float[] w, float[] dx)
+                        throws BackendException {
+                    seen(p, dy, w, dx);
+                    return cpu.backwardData(p, dy, w, dx);
+                }
+                @Override public PassResult backwardFilter(ConvProblem p, float[] x, float[] dy, float[] dw)
+                        throws BackendException {
+                    seen(p, x, dy, dw);
+                    return cpu.backwardFilter(p, x, dy, dw);
+                }
+                @Override public void close() {}
+            };
+            ReplayResult r = new Replay(recording).run(spec);
+            assertThat(r.status()).as(r.reason()).isEqualTo(ReplayResult.Status.PASSED);
+        }
+        assertThat(arrays).hasSize(3);
+        assertThat(arrays.get(0)).as("x, w, y, dy, dx, dw").hasSize(6);
+        assertThat(arrays.get(1)).as("the second layer of the shape gets the first one's arrays").isEqualTo(arrays.get(0));
+        assertThat(arrays.get(2)).hasSize(6).doesNotContainAnyElementsOf(arrays.get(0));
+    }
+
+    @Test
+    void theReplaysArraysAreBoundedToOneLayer() {
+        Replay.TensorArrays arrays = new Replay.TensorArrays();
+        arrays.keepOnly(10, 20);
+        float[] a = arrays.take(10);
+        float[] b = arrays.take(10);
+        float[] c = arrays.take(20);
+        assertThat(a).isNotSameAs(b).hasSize(10);
+        arrays.giveBackAll();
+        assertThat(arrays.floats()).isEqualTo(40);
+        arrays.keepOnly(20, 30); // the next layer uses 20 and 30: both arrays of 10 go
+        assertThat(arrays.floats()).isEqualTo(20);
+        assertThat(arrays.take(20)).isSameAs(c);
+        assertThat(arrays.take(30)).hasSize(30);
+        assertThat(arrays.floats()).isEqualTo(50);
+        arrays.giveBackAll();
+        arrays.keepOnly();
+        assertThat(arrays.floats()).isZero();
+    }
+
     /** A backend that computes correctly (through the CPU backend) unless told to fail in one way. */
     static final class Faulty implements ConvBackend {
         final CpuConvBackend cpu = new CpuConvBackend(1);

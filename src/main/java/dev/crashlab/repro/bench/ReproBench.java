@@ -6,6 +6,7 @@ import dev.crashlab.repro.ConvBackend;
 import dev.crashlab.repro.ConvProblem;
 import dev.crashlab.repro.CpuConvBackend;
 import dev.crashlab.repro.NaiveConvTiming;
+import dev.crashlab.repro.Replay;
 import dev.crashlab.repro.ReproSpec;
 import dev.crashlab.repro.ReproSpecs;
 import dev.crashlab.sniff.ArtifactSniffer;
@@ -34,6 +35,13 @@ public final class ReproBench {
     /** The real model whose every convolution the whole-model row replays (a Keras 3 U-Net with transposed layers). */
     static final String DEFAULT_MODEL = "../shared/corpus/model-configs/keras3-functional-unet-conv2dtranspose-to_json.json";
 
+    /**
+     * Layers to measure, for development: the rows whose layer name contains one of these comma-separated strings
+     * (system property {@code crashlab.bench.rows}, e.g. {@code 1x1,3x3}); empty measures every row, the model and CUDA.
+     */
+    static final List<String> ROWS = Arrays.stream(System.getProperty("crashlab.bench.rows", "").split(","))
+            .filter(s -> !s.isBlank()).toList();
+
     /** Arguments: [batch] [runs] [model file]. */
     public static void main(String[] args) throws Exception {
         int batch = args.length > 0 ? Integer.parseInt(args[0]) : 4;
@@ -48,21 +56,41 @@ public final class ReproBench {
         try (CpuConvBackend cpu = new CpuConvBackend(threads)) {
             Rate before = peakGflops(threads);
             List<String> lines = new ArrayList<>();
+            // every row's passes are built first and run untimed once round (each then gets its own 2 s of warm-up):
+            // the loops the rows share are compiled before the first row is timed, so the JIT's threads, whose CPU
+            // time the process clock counts, do not weigh on whichever row happens to come first
+            List<Row> rows = new ArrayList<>();
             for (ConvProblem p : layers) {
+                if (!ROWS.isEmpty() && ROWS.stream().noneMatch(p.name()::contains)) {
+                    continue;
+                }
                 SplittableRandom r = new SplittableRandom(7);
                 float[] x = random(r, p.inputElements());
                 float[] w = random(r, p.filterElements());
                 float[] dy = random(r, p.outputElements());
                 double gflop = 2.0 * p.macs() / 1e9;
-                lines.add(measure(p, "forward", gflop, runs, () -> cpu.forward(p, x, w)));
-                lines.add(measure(p, "backward-data", gflop, runs, () -> cpu.backwardData(p, dy, w)));
-                lines.add(measure(p, "backward-filter", gflop, runs, () -> cpu.backwardFilter(p, x, dy)));
+                // as the replay calls them: each pass writes into an output array the caller reuses
+                float[] y = new float[(int) p.outputElements()];
+                float[] dx = new float[(int) p.inputElements()];
+                float[] dw = new float[(int) p.filterElements()];
+                rows.add(new Row(p, "forward", gflop, () -> cpu.forward(p, x, w, y)));
+                rows.add(new Row(p, "backward-data", gflop, () -> cpu.backwardData(p, dy, w, dx)));
+                rows.add(new Row(p, "backward-filter", gflop, () -> cpu.backwardFilter(p, x, dy, dw)));
+            }
+            for (int round = 0; round < 3; round++) {
+                for (Row row : rows) {
+                    row.body().run();
+                }
+            }
+            for (Row row : rows) {
+                lines.add(measure(row.p(), row.pass(), row.gflop(), runs, row.body()));
             }
             // the peak after the rows as well as before, the better of the two: the machine's load changes in between
             Rate after = peakGflops(threads);
             Rate peak = new Rate(Math.max(before.wall(), after.wall()), Math.max(before.perCpuSecond(), after.perCpuSecond()));
             System.out.printf(Locale.ROOT, "%nrepro benchmark: CPU backend (%s), batch %d, %d thread(s), float32, median of %d"
-                    + " samples of at least 1 CPU-second each, after at least 2 s of warm-up per pass%n", cpu.kernelsDescription(), batch, threads, runs);
+                    + " samples of at least 1 CPU-second each, after at least 2 s of warm-up per pass; load average %s%n",
+                    cpu.kernelsDescription(), batch, threads, runs, loadAverage());
             System.out.printf(Locale.ROOT, "peer: the FMA peak on the same %d thread(s) in this JVM (the better of a %d-lane"
                     + " Vector API loop with 12 accumulators in registers and a vectorised Java loop), the best round"
                     + " before and after the rows: %.1f GFLOP/s wall, %.1f GFLOP per CPU-second%n", threads, VectorPeak.LANES, peak.wall(), peak.perCpuSecond());
@@ -77,6 +105,9 @@ public final class ReproBench {
                 double peakCpu = peak.perCpuSecond();
                 System.out.printf(Locale.ROOT, "%-28s %-16s %10s %10s %12.1f %8.2f %5.2f-%-5.2f%n", f[0], f[1], f[2], f[3],
                         perCpu, perCpu / peakCpu, Double.parseDouble(f[5]) / peakCpu, Double.parseDouble(f[6]) / peakCpu);
+            }
+            if (!ROWS.isEmpty()) {
+                return; // a partial run, for development: no whole-model or CUDA rows
             }
             modelRow(cpu, model);
         }
@@ -111,18 +142,22 @@ public final class ReproBench {
         // not timed
         double[] seconds = new double[2];
         double[] cpuSeconds = new double[2];
+        // the arrays as the replay holds them: reused from layer to layer where the lengths match, else new ones
+        Replay.TensorArrays arrays = new Replay.TensorArrays();
         for (int round = 0; round < 2; round++) { // the first round is the warm-up
             for (ConvProblem p : problems) {
-                float[] x = random(r, p.inputElements());
-                float[] w = random(r, p.filterElements());
-                float[] dy = random(r, p.outputElements());
+                arrays.keepOnly(p.inputElements(), p.filterElements(), p.outputElements());
+                float[] x = random(r, arrays.take(p.inputElements()));
+                float[] w = random(r, arrays.take(p.filterElements()));
+                float[] dy = random(r, arrays.take(p.outputElements()));
                 long c0 = processCpuNanos();
                 long t0 = System.nanoTime();
-                cpu.forward(p, x, w);
-                cpu.backwardData(p, dy, w);
-                cpu.backwardFilter(p, x, dy);
+                cpu.forward(p, x, w, arrays.take(p.outputElements()));
+                cpu.backwardData(p, dy, w, arrays.take(p.inputElements()));
+                cpu.backwardFilter(p, x, dy, arrays.take(p.filterElements()));
                 seconds[round] += (System.nanoTime() - t0) / 1e9;
                 cpuSeconds[round] += (processCpuNanos() - c0) / 1e9;
+                arrays.giveBackAll();
             }
         }
         System.out.printf(Locale.ROOT, "%nwhole model: %s, %d convolution layer(s) at batch %d, %s, forward + backward-data +"
@@ -175,6 +210,9 @@ public final class ReproBench {
         System.out.printf(Locale.ROOT, "%-28s %-16s %10.3f %10.2f%n", p.name(), pass, median, tflop / (median / 1e3));
     }
 
+    /** One row of the table: a layer's pass and how to run it. */
+    private record Row(ConvProblem p, String pass, double gflop, Pass body) {}
+
     private interface Pass {
         ConvBackend.PassResult run() throws ConvBackend.BackendException;
     }
@@ -220,6 +258,15 @@ public final class ReproBench {
                 wall[runs / 2], sorted[runs / 2], sorted[0], sorted[runs - 1]);
     }
 
+    /**
+     * The machine's load average over the last minute, as the system reports it, or "unknown": rows that touch memory
+     * swing with the other processes' load (the register-only peak loop does not), so runs are compared by it.
+     */
+    private static String loadAverage() {
+        double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        return load < 0 ? "unknown" : String.format(Locale.ROOT, "%.1f", load);
+    }
+
     /** A rate in GFLOP per wall-clock second, and per CPU-second of the whole process (immune to other load). */
     record Rate(double wall, double perCpuSecond) {}
 
@@ -235,7 +282,10 @@ public final class ReproBench {
     }
 
     private static float[] random(SplittableRandom r, long n) {
-        float[] a = new float[(int) n];
+        return random(r, new float[(int) n]);
+    }
+
+    private static float[] random(SplittableRandom r, float[] a) {
         for (int i = 0; i < a.length; i++) {
             a[i] = (float) (r.nextDouble() * 2 - 1);
         }
