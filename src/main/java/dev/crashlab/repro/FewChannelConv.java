@@ -55,6 +55,14 @@ final class FewChannelConv {
         return g.cInPerGroup() <= MAX_CHANNELS && (long) g.cInPerGroup() * g.kernelVolume() <= MAX_REDUCTION;
     }
 
+    /** Floats of padded input (or dx planes) held for a round of images: one copy and fork-join per round, not per image. */
+    static final int ROUND_FLOATS = 1 << 20;
+
+    /** Images per round when one image's copy takes {@code floats}. */
+    static int imagesPerRound(ConvGeometry g, long floats) {
+        return (int) Math.max(1, Math.min(g.n(), ROUND_FLOATS / floats));
+    }
+
     static int roundUp(int v, int m) {
         return (v + m - 1) / m * m;
     }
@@ -104,7 +112,7 @@ final class FewChannelConv {
         }
 
         /** Writes phase {@code phase} of channel c of image n of x into {@code dst}, zeros where it is padding. */
-        void fill(float[] x, int n, int c, int phase, float[] dst) {
+        void fill(float[] x, int n, int c, int phase, float[] dst, int at) {
             int[] s = g.s();
             int[] pad = g.pad();
             int[] in = g.in();
@@ -112,7 +120,7 @@ final class FewChannelConv {
             int ph = phase / s[2] % s[1];
             int pd = phase / s[2] / s[1];
             int src = (n * g.cIn() + c) * g.inSpatial();
-            int plane = (c * phases + phase) * planeQ;
+            int plane = at + (c * phases + phase) * planeQ;
             int lo = Math.min(q2, Math.max(0, Math.ceilDiv(pad[2] - pw, s[2])));
             int hi = Math.max(lo, Math.min(q2, Math.floorDiv(in[2] - 1 + pad[2] - pw, s[2]) + 1));
             for (int zd = 0; zd < q0; zd++) {
@@ -139,16 +147,20 @@ final class FewChannelConv {
         }
     }
 
+    private static long roundFloats(ConvGeometry g, long floats) {
+        return imagesPerRound(g, floats) * floats;
+    }
+
     /** Scratch floats (ints count as floats) that {@code pass} of {@code g} allocates on {@code threads} threads. */
     static long scratchFloats(ConvGeometry g, GemmConv.Pass pass, int threads) {
         int kr = g.cInPerGroup() * g.kernelVolume();
         return switch (pass) {
-            case FORWARD -> new Planes(g).floats + (long) g.groups() * roundUp(g.cOutPerGroup(), MR) * kr
+            case FORWARD -> roundFloats(g, new Planes(g).floats) + (long) g.groups() * roundUp(g.cOutPerGroup(), MR) * kr
                     + (long) g.groups() * kr + (long) (threads + 1) * ((long) kr * NR + L + MR * NR + 3L * NR);
-            case BACKWARD_FILTER -> new Padded(g).floats + (long) g.groups() * (kr + roundUp(g.cOutPerGroup(), MR)
+            case BACKWARD_FILTER -> roundFloats(g, new Padded(g).floats) + (long) g.groups() * (kr + roundUp(g.cOutPerGroup(), MR)
                     + 2L * g.cInPerGroup() * g.k()[0] * g.k()[1] * (4 + g.k()[2] / L + g.k()[2] / NR))
                     + (long) (threads + 1) * (filterAccFloats(g) + (long) Math.ceilDiv(kr, NR) * filterPanelStride() + NR);
-            case BACKWARD_DATA -> (long) g.groups() * roundUp(kr, MR) * (g.cOutPerGroup() + 1) + new Planes(g).floats
+            case BACKWARD_DATA -> (long) g.groups() * roundUp(kr, MR) * (g.cOutPerGroup() + 1) + roundFloats(g, new Planes(g).floats)
                     + (long) (threads + 1) * ((long) g.cOutPerGroup() * NR + MR * NR + 3L * NR);
         };
     }
@@ -175,7 +187,8 @@ final class FewChannelConv {
             }
         }
         Planes pl = new Planes(g);
-        float[] xq = tasks.alloc(pl.floats);
+        int round = imagesPerRound(g, pl.floats);
+        float[] xq = tasks.alloc(round * pl.floats);
         int[] offs = tasks.allocInts(g.groups() * kr);
         for (int gr = 0; gr < g.groups(); gr++) {
             for (int k = 0; k < kr; k++) {
@@ -190,11 +203,17 @@ final class FewChannelConv {
         ThreadLocal<float[]> edge = ThreadLocal.withInitial(() -> tasks.alloc(MR * NR));
         // per block: segments (destination column, source position, length), each within one output row
         ThreadLocal<int[]> segments = ThreadLocal.withInitial(() -> tasks.allocInts(3 * NR));
-        for (int n = 0; n < g.n(); n++) {
-            int image = n;
-            tasks.run(g.cIn() * pl.phases, t -> pl.fill(x, image, t / pl.phases, t % pl.phases, xq));
-            tasks.run(g.groups() * perGroup, t -> {
-                int gr = t / perGroup;
+        int perImage = g.groups() * perGroup;
+        for (int n0 = 0; n0 < g.n(); n0 += round) {
+            int first = n0;
+            int images = Math.min(round, g.n() - n0);
+            int fills = g.cIn() * pl.phases;
+            tasks.run(images * fills, t -> pl.fill(x, first + t / fills, t % fills / pl.phases, t % pl.phases, xq,
+                    t / fills * pl.floats));
+            tasks.run(images * perImage, t -> {
+                int image = first + t / perImage;
+                int slot = t / perImage * pl.floats;
+                int gr = t % perImage / perGroup;
                 int b0 = t % perGroup * BLOCKS_PER_TASK;
                 int b1 = Math.min(blocks, b0 + BLOCKS_PER_TASK);
                 float[] bp = panel.get();
@@ -203,6 +222,9 @@ final class FewChannelConv {
                     int p0 = b * NR;
                     int cols = Math.min(NR, positions - p0);
                     int nseg = segments(g, pl, p0, cols, seg);
+                    for (int sg = 0; sg < nseg; sg++) {
+                        seg[3 * sg + 1] += slot;
+                    }
                     pack(xq, offs, gr * kr, kr, seg, nseg, bp);
                     for (int ir = 0; ir < panels; ir++) {
                         int rows = Math.min(MR, kpg - ir * MR);
@@ -329,7 +351,8 @@ final class FewChannelConv {
         int rPanels = Math.ceilDiv(kr, NR);
         int kPanels = Math.ceilDiv(kpg, MR);
         Padded pd = new Padded(g);
-        float[] xp = tasks.alloc(pd.floats);
+        int round = imagesPerRound(g, pd.floats);
+        float[] xp = tasks.alloc(round * pd.floats);
         boolean runs = dil[2] == 1;
         int kw = k[2];
         // per group: where reduction row (c, kd, kh, kw) starts, relative to a position's corner; with unit dilation
@@ -393,18 +416,24 @@ final class FewChannelConv {
         });
         ThreadLocal<float[]> panels = ThreadLocal.withInitial(() -> tasks.alloc(rPanels * panelStride + NR));
         int inPlane = g.inSpatial();
-        for (int n = 0; n < g.n(); n++) {
-            int image = n;
-            // the interior of the padded copy; its border stays zero from the allocation
-            tasks.run(g.cIn() * in[0] * in[1], t -> {
+        int rowsPerImage = g.cIn() * in[0] * in[1];
+        int perImage = g.groups() * blocks;
+        for (int n0 = 0; n0 < g.n(); n0 += round) {
+            int first = n0;
+            int images = Math.min(round, g.n() - n0);
+            // the interior of the padded copies; their borders stay zero from the allocation
+            tasks.run(images * rowsPerImage, t -> {
                 int ih = t % in[1];
                 int id = t / in[1] % in[0];
-                int c = t / in[1] / in[0];
-                System.arraycopy(x, (image * g.cIn() + c) * inPlane + (id * in[1] + ih) * in[2], xp,
-                        ((c * pd.e0 + id + pad[0]) * pd.e1 + ih + pad[1]) * pd.e2 + pad[2], in[2]);
+                int c = t / in[1] / in[0] % g.cIn();
+                int slot = t / rowsPerImage;
+                System.arraycopy(x, ((first + slot) * g.cIn() + c) * inPlane + (id * in[1] + ih) * in[2], xp,
+                        slot * pd.floats + ((c * pd.e0 + id + pad[0]) * pd.e1 + ih + pad[1]) * pd.e2 + pad[2], in[2]);
             });
-            tasks.run(g.groups() * blocks, t -> {
-                int gr = t / blocks;
+            tasks.run(images * perImage, t -> {
+                int image = first + t / perImage;
+                int slot = t / perImage * pd.floats;
+                int gr = t % perImage / blocks;
                 int p0 = t % blocks * FILTER_BLOCK;
                 int kc = Math.min(FILTER_BLOCK, positions - p0);
                 float[] bp = panels.get();
@@ -413,7 +442,7 @@ final class FewChannelConv {
                 int ow = p0 % out[2];
                 int oh = p0 / out[2] % out[1];
                 int od = p0 / out[2] / out[1];
-                int rowBase = ((od * s[0]) * pd.e1 + oh * s[1]) * pd.e2;
+                int rowBase = slot + ((od * s[0]) * pd.e1 + oh * s[1]) * pd.e2;
                 for (int kk = 0; kk < kc; kk++, ow++) {
                     if (ow == out[2]) {
                         ow = 0;
@@ -421,7 +450,7 @@ final class FewChannelConv {
                             oh = 0;
                             od++;
                         }
-                        rowBase = ((od * s[0]) * pd.e1 + oh * s[1]) * pd.e2;
+                        rowBase = slot + ((od * s[0]) * pd.e1 + oh * s[1]) * pd.e2;
                     }
                     int base = rowBase + ow * s[2];
                     int row = kk * NR;
@@ -499,7 +528,8 @@ final class FewChannelConv {
             }
         }
         int positions = g.outSpatial();
-        float[] dq = tasks.alloc(pl.floats);
+        int round = imagesPerRound(g, pl.floats);
+        float[] dq = tasks.alloc(round * pl.floats);
         ThreadLocal<float[]> packed = ThreadLocal.withInitial(() -> tasks.alloc(kpg * NR));
         ThreadLocal<float[]> tiles = ThreadLocal.withInitial(() -> tasks.alloc(MR * NR));
         ThreadLocal<int[]> segments = ThreadLocal.withInitial(() -> tasks.allocInts(3 * NR));
@@ -510,13 +540,17 @@ final class FewChannelConv {
         int reach = g.dil()[bd] * (g.k()[bd] - 1) / g.s()[bd];
         int bands = Math.max(1, Math.min(extent / Math.max(1, reach), 4 * tasks.threads()));
         int bandPositions = bd == 0 ? g.out()[1] * g.out()[2] : g.out()[2];
-        for (int n = 0; n < g.n(); n++) {
-            int image = n;
+        for (int n0 = 0; n0 < g.n(); n0 += round) {
+            int firstImage = n0;
+            int images = Math.min(round, g.n() - n0);
             for (int stage = 0; stage < 2; stage++) {
                 int first = stage;
-                tasks.run(g.groups() * Math.ceilDiv(bands - first, 2), t -> {
-                    int gr = t % g.groups();
-                    int band = first + 2 * (t / g.groups());
+                int perImage = g.groups() * Math.ceilDiv(bands - first, 2);
+                tasks.run(images * perImage, t -> {
+                    int image = firstImage + t / perImage;
+                    int slot = t / perImage * pl.floats;
+                    int gr = t % perImage % g.groups();
+                    int band = first + 2 * (t % perImage / g.groups());
                     int pStart = (int) ((long) extent * band / bands) * bandPositions;
                     int pEnd = (int) ((long) extent * (band + 1) / bands) * bandPositions;
                     float[] bp = packed.get();
@@ -536,7 +570,7 @@ final class FewChannelConv {
                             }
                         }
                         boolean whole = nseg == 1 && cols == NR;
-                        int at = seg[1];
+                        int at = seg[1] + slot;
                         for (int ir = 0; ir < panels; ir++) {
                             PackedGemm.tileStore(a, (gr * panels + ir) * MR * kpg, bp, 0, kpg, c, 0, NR);
                             int rows = Math.min(MR, kr - ir * MR);
@@ -549,7 +583,7 @@ final class FewChannelConv {
                                             .intoArray(dq, d + L);
                                 } else {
                                     for (int sg = 0; sg < nseg; sg++) {
-                                        addInto(c, i * NR + seg[3 * sg], dq, row + seg[3 * sg + 1], seg[3 * sg + 2]);
+                                        addInto(c, i * NR + seg[3 * sg], dq, slot + row + seg[3 * sg + 1], seg[3 * sg + 2]);
                                     }
                                 }
                             }
@@ -557,7 +591,9 @@ final class FewChannelConv {
                     }
                 });
             }
-            tasks.run(g.cIn() * pl.phases, t -> unfill(g, pl, dq, dx, image, t / pl.phases, t % pl.phases));
+            int unfills = g.cIn() * pl.phases;
+            tasks.run(images * unfills, t -> unfill(g, pl, dq, t / unfills * pl.floats, dx, firstImage + t / unfills,
+                    t % unfills / pl.phases, t % pl.phases));
         }
     }
 
@@ -577,7 +613,7 @@ final class FewChannelConv {
      * The adjoint of {@link Planes#fill} for one channel and phase: dx gets the planes' elements that are input
      * positions, and those elements are cleared for the next image (the padding is never read).
      */
-    private static void unfill(ConvGeometry g, Planes pl, float[] part, float[] dx, int n, int c, int phase) {
+    private static void unfill(ConvGeometry g, Planes pl, float[] part, int at, float[] dx, int n, int c, int phase) {
         int[] s = g.s();
         int[] pad = g.pad();
         int[] in = g.in();
@@ -585,7 +621,7 @@ final class FewChannelConv {
         int ph = phase / s[2] % s[1];
         int pd = phase / s[2] / s[1];
         int dst = (n * g.cIn() + c) * g.inSpatial();
-        int plane = (c * pl.phases + phase) * pl.planeQ;
+        int plane = at + (c * pl.phases + phase) * pl.planeQ;
         int lo = Math.min(pl.q2, Math.max(0, Math.ceilDiv(pad[2] - pw, s[2])));
         int hi = Math.max(lo, Math.min(pl.q2, Math.floorDiv(in[2] - 1 + pad[2] - pw, s[2]) + 1));
         for (int zd = 0; zd < pl.q0; zd++) {
