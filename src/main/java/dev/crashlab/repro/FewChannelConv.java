@@ -156,12 +156,13 @@ final class FewChannelConv {
         int kr = g.cInPerGroup() * g.kernelVolume();
         return switch (pass) {
             case FORWARD -> roundFloats(g, new Planes(g).floats) + (long) g.groups() * roundUp(g.cOutPerGroup(), MR) * kr
-                    + (long) g.groups() * kr + (long) (threads + 1) * ((long) kr * NR + L + MR * NR + 3L * NR);
+                    + (long) g.groups() * kr + (long) (threads + 1) * ((long) BLOCKS_PER_TASK * kr * NR + L + MR * NR + 3L * NR);
             case BACKWARD_FILTER -> roundFloats(g, new Padded(g).floats) + (long) g.groups() * (kr + roundUp(g.cOutPerGroup(), MR)
                     + 2L * g.cInPerGroup() * g.k()[0] * g.k()[1] * (4 + g.k()[2] / L + g.k()[2] / NR))
-                    + (long) (threads + 1) * (filterAccFloats(g) + (long) Math.ceilDiv(kr, NR) * filterPanelStride() + NR);
+                    + (long) (threads + 1) * (filterAccFloats(g) + (long) Math.ceilDiv(kr, NR) * filterPanelStride() + NR
+                    + (long) roundUp(g.cOutPerGroup(), MR) * FILTER_BLOCK) + (long) g.groups() * Math.ceilDiv(g.cOutPerGroup(), MR) * L;
             case BACKWARD_DATA -> (long) g.groups() * roundUp(kr, MR) * (g.cOutPerGroup() + 1) + roundFloats(g, new Planes(g).floats)
-                    + (long) (threads + 1) * ((long) g.cOutPerGroup() * NR + MR * NR + 3L * NR);
+                    + (long) (threads + 1) * DATA_BLOCKS * ((long) g.cOutPerGroup() * NR + MR * NR + 3L * NR);
         };
     }
 
@@ -199,7 +200,7 @@ final class FewChannelConv {
         int positions = g.outSpatial();
         int blocks = Math.ceilDiv(positions, NR);
         int perGroup = Math.ceilDiv(blocks, BLOCKS_PER_TASK);
-        ThreadLocal<float[]> panel = ThreadLocal.withInitial(() -> tasks.alloc(kr * NR + L));
+        ThreadLocal<float[]> panel = ThreadLocal.withInitial(() -> tasks.alloc(BLOCKS_PER_TASK * kr * NR + L));
         ThreadLocal<float[]> edge = ThreadLocal.withInitial(() -> tasks.alloc(MR * NR));
         // per block: segments (destination column, source position, length), each within one output row
         ThreadLocal<int[]> segments = ThreadLocal.withInitial(() -> tasks.allocInts(3 * NR));
@@ -218,6 +219,8 @@ final class FewChannelConv {
                 int b1 = Math.min(blocks, b0 + BLOCKS_PER_TASK);
                 float[] bp = panel.get();
                 int[] seg = segments.get();
+                // every block's B panel first, then the A panels outermost: each A panel is read once per task from L2,
+                // and y is written in runs of the task's width per row
                 for (int b = b0; b < b1; b++) {
                     int p0 = b * NR;
                     int cols = Math.min(NR, positions - p0);
@@ -225,16 +228,21 @@ final class FewChannelConv {
                     for (int sg = 0; sg < nseg; sg++) {
                         seg[3 * sg + 1] += slot;
                     }
-                    pack(xq, offs, gr * kr, kr, seg, nseg, bp);
-                    for (int ir = 0; ir < panels; ir++) {
-                        int rows = Math.min(MR, kpg - ir * MR);
-                        int aOff = (gr * panels + ir) * MR * kr;
+                    pack(xq, offs, gr * kr, kr, seg, nseg, bp, (b - b0) * kr * NR);
+                }
+                for (int ir = 0; ir < panels; ir++) {
+                    int rows = Math.min(MR, kpg - ir * MR);
+                    int aOff = (gr * panels + ir) * MR * kr;
+                    for (int b = b0; b < b1; b++) {
+                        int p0 = b * NR;
+                        int cols = Math.min(NR, positions - p0);
                         int yOff = (image * g.cOut() + gr * kpg + ir * MR) * positions + p0;
+                        int bOff = (b - b0) * kr * NR;
                         if (rows == MR && cols == NR) {
-                            PackedGemm.tileStore(a, aOff, bp, 0, kr, y, yOff, positions);
+                            PackedGemm.tileStore(a, aOff, bp, bOff, kr, y, yOff, positions);
                         } else {
                             float[] c = edge.get();
-                            PackedGemm.tileStore(a, aOff, bp, 0, kr, c, 0, NR);
+                            PackedGemm.tileStore(a, aOff, bp, bOff, kr, c, 0, NR);
                             for (int i = 0; i < rows; i++) {
                                 System.arraycopy(c, i * NR, y, yOff + i * positions, cols);
                             }
@@ -250,20 +258,20 @@ final class FewChannelConv {
      * each segment by whole vectors (a vector past a segment's end is overwritten by the next segment, and the last
      * ends inside the row's NR floats).
      */
-    private static void pack(float[] xq, int[] offs, int o0, int kr, int[] seg, int nseg, float[] bp) {
+    private static void pack(float[] xq, int[] offs, int o0, int kr, int[] seg, int nseg, float[] bp, int at) {
         if (nseg == 1 && seg[2] == NR) {
             int src = seg[1];
             for (int k = 0; k < kr; k++) {
                 int from = offs[o0 + k] + src;
-                FloatVector.fromArray(S, xq, from).intoArray(bp, k * NR);
-                FloatVector.fromArray(S, xq, from + L).intoArray(bp, k * NR + L);
+                FloatVector.fromArray(S, xq, from).intoArray(bp, at + k * NR);
+                FloatVector.fromArray(S, xq, from + L).intoArray(bp, at + k * NR + L);
             }
             return;
         }
         for (int k = 0; k < kr; k++) {
             int row = offs[o0 + k];
             for (int s = 0; s < nseg; s++) {
-                int dst = k * NR + seg[3 * s];
+                int dst = at + k * NR + seg[3 * s];
                 int src = row + seg[3 * s + 1];
                 int len = seg[3 * s + 2];
                 for (int i = 0; i < len; i += L) {
@@ -278,6 +286,11 @@ final class FewChannelConv {
      * = offset of the run's first position in the planes, seg[3 i + 2] = length. Returns the number of runs.
      */
     static int segments(ConvGeometry g, Planes pl, int p0, int cols, int[] seg) {
+        return segments(g, pl, p0, cols, seg, 0);
+    }
+
+    /** {@link #segments} written from {@code seg[at]} on. */
+    static int segments(ConvGeometry g, Planes pl, int p0, int cols, int[] seg, int at) {
         int[] out = g.out();
         int nseg = 0;
         for (int done = 0; done < cols; nseg++) {
@@ -286,15 +299,23 @@ final class FewChannelConv {
             int oh = p / out[2] % out[1];
             int od = p / out[2] / out[1];
             int len = Math.min(cols - done, out[2] - ow);
-            seg[3 * nseg] = done;
-            seg[3 * nseg + 1] = pl.position(od, oh, ow);
-            seg[3 * nseg + 2] = len;
+            seg[at + 3 * nseg] = done;
+            seg[at + 3 * nseg + 1] = pl.position(od, oh, ow);
+            seg[at + 3 * nseg + 2] = len;
             done += len;
         }
         return nseg;
     }
 
     // ---------------------------------------------------------------- backward-filter
+
+    /** Blocks of 32 positions per backward-data step: they share each A panel's pass through L1. */
+    static final int DATA_BLOCKS = 4;
+
+    /** Whether a vector holds whole columns of an A panel (MR rows), so that packing A can gather. */
+    static final boolean GATHER = L % MR == 0;
+    /** Positions of an A panel per gather. */
+    static final int PER_GATHER = Math.max(1, L / MR);
 
     /** Output positions per backward-filter block (the reduction of one product). */
     static final int FILTER_BLOCK = 128;
@@ -415,6 +436,16 @@ final class FewChannelConv {
             return a;
         });
         ThreadLocal<float[]> panels = ThreadLocal.withInitial(() -> tasks.alloc(rPanels * panelStride + NR));
+        ThreadLocal<float[]> aPanels = ThreadLocal.withInitial(() -> tasks.alloc(kPanels * MR * FILTER_BLOCK));
+        // per A panel: the gather's lanes, L / MR positions x the panel's 8 rows, relative to its first row
+        int[][] gatherMaps = new int[g.groups() * kPanels][];
+        for (int i = 0; i < gatherMaps.length; i++) {
+            int[] map = tasks.allocInts(L);
+            for (int j = 0; j < L; j++) {
+                map[j] = dyOffs[i * MR + j % MR] - dyOffs[i * MR] + j / MR;
+            }
+            gatherMaps[i] = map;
+        }
         int inPlane = g.inSpatial();
         int rowsPerImage = g.cIn() * in[0] * in[1];
         int perImage = g.groups() * blocks;
@@ -466,10 +497,31 @@ final class FewChannelConv {
                     }
                 }
                 int dyBase = image * g.cOut() * positions + p0;
+                // A: each panel's 8 rows of dy over the block, interleaved (a[k * MR + i]): a gather takes L / MR
+                // positions of all 8 rows at once; then the packed product, which ran a third faster than reading the 8
+                // rows in place
+                float[] ap = aPanels.get();
                 for (int ir = 0; ir < kPanels; ir++) {
-                    for (int jr = 0; jr < rPanels; jr++) {
-                        PackedGemm.tileCols(dy, dyOffs, (gr * kPanels + ir) * MR, dyBase, bp, jr * panelStride, kc, acc,
-                                ((gr * kPanels + ir) * rPanels + jr) * MR * NR);
+                    int o = (gr * kPanels + ir) * MR;
+                    int aOff = ir * MR * kc;
+                    int kk = 0;
+                    if (GATHER) {
+                        int[] map = gatherMaps[gr * kPanels + ir];
+                        int at = dyBase + dyOffs[o];
+                        for (; kk + PER_GATHER <= kc; kk += PER_GATHER) {
+                            FloatVector.fromArray(S, dy, at + kk, map, 0).intoArray(ap, aOff + kk * MR);
+                        }
+                    }
+                    for (; kk < kc; kk++) {
+                        for (int i = 0; i < MR; i++) {
+                            ap[aOff + kk * MR + i] = dy[dyBase + dyOffs[o + i] + kk];
+                        }
+                    }
+                }
+                for (int jr = 0; jr < rPanels; jr++) {
+                    for (int ir = 0; ir < kPanels; ir++) {
+                        PackedGemm.tile(ap, ir * MR * kc, bp, jr * panelStride, kc, acc,
+                                ((gr * kPanels + ir) * rPanels + jr) * MR * NR, NR);
                     }
                 }
             });
@@ -530,9 +582,9 @@ final class FewChannelConv {
         int positions = g.outSpatial();
         int round = imagesPerRound(g, pl.floats);
         float[] dq = tasks.alloc(round * pl.floats);
-        ThreadLocal<float[]> packed = ThreadLocal.withInitial(() -> tasks.alloc(kpg * NR));
-        ThreadLocal<float[]> tiles = ThreadLocal.withInitial(() -> tasks.alloc(MR * NR));
-        ThreadLocal<int[]> segments = ThreadLocal.withInitial(() -> tasks.allocInts(3 * NR));
+        ThreadLocal<float[]> packed = ThreadLocal.withInitial(() -> tasks.alloc(DATA_BLOCKS * kpg * NR));
+        ThreadLocal<float[]> tiles = ThreadLocal.withInitial(() -> tasks.alloc(DATA_BLOCKS * MR * NR));
+        ThreadLocal<int[]> segments = ThreadLocal.withInitial(() -> tasks.allocInts(DATA_BLOCKS * 3 * NR));
         // bands of output rows (of depth slices for 3D outputs), at least as tall as the kernel's reach in the planes, so
         // that bands two apart add into disjoint rows: even bands run together, then odd ones, into one set of planes
         int bd = g.out()[0] > 1 ? 0 : 1;
@@ -556,34 +608,49 @@ final class FewChannelConv {
                     float[] bp = packed.get();
                     float[] c = tiles.get();
                     int[] seg = segments.get();
-                    for (int p0 = pStart; p0 < pEnd; p0 += NR) {
-                        int cols = Math.min(NR, pEnd - p0);
-                        int nseg = segments(g, pl, p0, cols, seg);
-                        int src = (image * g.cOut() + gr * kpg) * positions + p0;
-                        for (int kk = 0; kk < kpg; kk++, src += positions) {
-                            if (cols == NR) {
-                                FloatVector.fromArray(S, dy, src).intoArray(bp, kk * NR);
-                                FloatVector.fromArray(S, dy, src + L).intoArray(bp, kk * NR + L);
-                            } else {
-                                System.arraycopy(dy, src, bp, kk * NR, cols);
-                                java.util.Arrays.fill(bp, kk * NR + cols, kk * NR + NR, 0f);
+                    int[] nsegs = new int[DATA_BLOCKS];
+                    // DATA_BLOCKS blocks of 32 positions share each A panel (w^T streamed once per group of blocks)
+                    for (int q0 = pStart; q0 < pEnd; q0 += DATA_BLOCKS * NR) {
+                        int nb = Math.min(DATA_BLOCKS, Math.ceilDiv(pEnd - q0, NR));
+                        for (int j = 0; j < nb; j++) {
+                            int p0 = q0 + j * NR;
+                            int cols = Math.min(NR, pEnd - p0);
+                            int nseg = segments(g, pl, p0, cols, seg, j * 3 * NR);
+                            nsegs[j] = cols == NR && nseg == 1 ? 0 : nseg;
+                            int src = (image * g.cOut() + gr * kpg) * positions + p0;
+                            int b = j * kpg * NR;
+                            for (int kk = 0; kk < kpg; kk++, src += positions) {
+                                if (cols == NR) {
+                                    FloatVector.fromArray(S, dy, src).intoArray(bp, b + kk * NR);
+                                    FloatVector.fromArray(S, dy, src + L).intoArray(bp, b + kk * NR + L);
+                                } else {
+                                    System.arraycopy(dy, src, bp, b + kk * NR, cols);
+                                    java.util.Arrays.fill(bp, b + kk * NR + cols, b + kk * NR + NR, 0f);
+                                }
                             }
                         }
-                        boolean whole = nseg == 1 && cols == NR;
-                        int at = seg[1] + slot;
                         for (int ir = 0; ir < panels; ir++) {
-                            PackedGemm.tileStore(a, (gr * panels + ir) * MR * kpg, bp, 0, kpg, c, 0, NR);
+                            for (int j = 0; j < nb; j++) {
+                                PackedGemm.tileStore(a, (gr * panels + ir) * MR * kpg, bp, j * kpg * NR, kpg, c,
+                                        j * MR * NR, NR);
+                            }
                             int rows = Math.min(MR, kr - ir * MR);
+                            // block by block within a row: rows (c, kh, kw) and (c, kh, kw + s) overlap one float apart
+                            // in the planes, so the adds back to back go to different blocks
                             for (int i = 0; i < rows; i++) {
-                                int row = offs[gr * rpad + ir * MR + i];
-                                if (whole) {
-                                    int d = row + at;
-                                    FloatVector.fromArray(S, dq, d).add(FloatVector.fromArray(S, c, i * NR)).intoArray(dq, d);
-                                    FloatVector.fromArray(S, dq, d + L).add(FloatVector.fromArray(S, c, i * NR + L))
-                                            .intoArray(dq, d + L);
-                                } else {
-                                    for (int sg = 0; sg < nseg; sg++) {
-                                        addInto(c, i * NR + seg[3 * sg], dq, slot + row + seg[3 * sg + 1], seg[3 * sg + 2]);
+                                int row = slot + offs[gr * rpad + ir * MR + i];
+                                for (int j = 0; j < nb; j++) {
+                                    int from = (j * MR + i) * NR;
+                                    if (nsegs[j] == 0) {
+                                        int d = row + seg[j * 3 * NR + 1];
+                                        FloatVector.fromArray(S, dq, d).add(FloatVector.fromArray(S, c, from)).intoArray(dq, d);
+                                        FloatVector.fromArray(S, dq, d + L).add(FloatVector.fromArray(S, c, from + L))
+                                                .intoArray(dq, d + L);
+                                    } else {
+                                        for (int sg = 0; sg < nsegs[j]; sg++) {
+                                            int e = j * 3 * NR + 3 * sg;
+                                            addInto(c, from + seg[e], dq, row + seg[e + 1], seg[e + 2]);
+                                        }
                                     }
                                 }
                             }
