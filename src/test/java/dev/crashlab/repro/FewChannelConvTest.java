@@ -179,6 +179,38 @@ class FewChannelConvTest {
         }
     }
 
+    /**
+     * peak_bytes of the few-channel passes (their padded copies, panels and sums counted) stays within the estimator's
+     * bound, in every dtype and layout, on shapes where the default backend picks them.
+     */
+    @Test
+    void peakBytesStayWithinTheEstimatorsBound() throws Exception {
+        long seed = Long.getLong("crashlab.test.seed", System.nanoTime());
+        Random r = new Random(seed);
+        int checked = 0;
+        for (int i = 0; i < 150; i++) {
+            ConvProblem.DType dtype = ConvProblem.DType.values()[i % 3];
+            ConvProblem.Layout layout = ConvProblem.Layout.values()[i / 3 % 2];
+            ConvProblem p = fewChannelProblem(r, i, dtype, layout);
+            if (!runsHere(CPU, p)) {
+                continue;
+            }
+            checked++;
+            float[] x = random(r, p.inputElements());
+            float[] w = random(r, p.filterElements());
+            float[] dy = random(r, p.outputElements());
+            long bound = MemoryEstimator.cpuReplayBytes(p, 2);
+            long tensors = 4 * (p.inputElements() + p.filterElements() + p.outputElements());
+            for (ConvBackend.PassResult pass : new ConvBackend.PassResult[] {CPU.forward(p, x, w),
+                CPU.backwardData(p, dy, w), CPU.backwardFilter(p, x, dy)}) {
+                // the padded copy and the packed panels are real scratch: more than the three tensors
+                assertThat(pass.peakBytes()).as(p + " (seed " + seed + ")").isLessThanOrEqualTo(bound)
+                        .isGreaterThan(tensors);
+            }
+        }
+        assertThat(checked).as("seed " + seed).isGreaterThan(40);
+    }
+
     static float[] rounded(float[] a, ConvProblem.DType dtype) {
         for (int i = 0; i < a.length; i++) {
             a[i] = DTypeRounding.round(a[i], dtype);
