@@ -15,22 +15,24 @@ import jdk.incubator.vector.VectorSpecies;
  * spend their time re-laying data instead of multiplying.
  *
  * <p>NOTE: every pass is a product with the {@link PackedGemm} micro-kernels (8 x 32 tiles, broadcast A values, B
- * panels read as vectors: 0.9 of the FMA peak on data in L1, where products reading both operands as vectors ran at
- * half of it), and the data work around it is vector moves without transposes:
+ * panels read as vectors: 0.9 of the FMA peak on data in L1; dot-product and direct kernels reading both operands as
+ * vectors, tried first for the backward passes, ran at half of it), and the data work around the products is vector
+ * moves and gathers, no transpose loops:
  * <ul>
- *   <li>forward: y = w x col. The input of one image is copied into a zero-padded, stride-phase-split form
+ *   <li>forward: y = w x col. The input of a round of images is copied into a zero-padded, stride-phase-split form
  *       ({@link Planes}) in which row (channel, tap) of the im2col matrix over a run of output positions along w is a
  *       contiguous slice; the B panel (reduction x 32 positions, numbered as in y, so a panel spans output rows where
  *       it must) is built from those slices by vector moves and each 8 x 32 tile is stored straight into y;</li>
- *   <li>backward-filter: dw = dy x col^T, 8 output channels' rows of dy read in place as A ({@link PackedGemm#tileCols})
- *       and col^T packed as B from a zero-padded copy of the input, where a position's taps along w are consecutive
- *       (whole-vector copies of each (channel, kd, kh) run); no transpose of dy;</li>
- *   <li>backward-data: dcol = w^T x dy, dy's block packed by plain vector moves (no transpose), each 8 x 32 tile's rows
- *       added into the phase-split planes of dx (the slices forward reads; no col2im index arithmetic), which are added
- *       into dx once per image.</li>
+ *   <li>backward-filter: dw = dy x col^T over blocks of 128 positions. A: each panel's 8 rows of dy, interleaved by
+ *       gathers (two positions of 8 rows per 16-lane gather); B: col^T from a zero-padded copy of the input, where a
+ *       position's taps along w are consecutive floats, copied a (channel, kd, kh) run at a time;</li>
+ *   <li>backward-data: dcol = w^T x dy, dy's blocks packed by plain vector moves, each 8 x 32 tile's rows added into
+ *       the phase-split planes of dx (the slices forward reads; no col2im index arithmetic) by bands of output rows,
+ *       bands two apart at a time so that no two threads add into one element; the planes are copied into dx once per
+ *       round of images.</li>
  * </ul>
- * Scratch: one image's padded input (per thread for backward-data), the re-laid filter, per-thread panels and sums;
- * bounded by {@link #scratchFloats}, whatever the batch.
+ * Scratch: the padded copies of a round of images (at most {@link #ROUND_FLOATS}, or one image), the re-laid filter,
+ * per-thread panels and sums; bounded by {@link #scratchFloats}, whatever the batch.
  */
 final class FewChannelConv {
 
