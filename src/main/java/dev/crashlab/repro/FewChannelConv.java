@@ -495,14 +495,9 @@ final class FewChannelConv {
                     if (runs) {
                         int p1 = gr * maxPieces + pieceCount[gr];
                         if (pl == 8) {
-                            for (int i = gr * maxPieces; i < p1; i++) {
-                                FloatVector.fromArray(FloatVector.SPECIES_256, xp, base + pieceSrc[i])
-                                        .intoArray(bp, row + pieceDst[i]);
-                            }
+                            copyPieces8(xp, base, pieceSrc, pieceDst, gr * maxPieces, p1, bp, row);
                         } else {
-                            for (int i = gr * maxPieces; i < p1; i++) {
-                                FloatVector.fromArray(S, xp, base + pieceSrc[i]).intoArray(bp, row + pieceDst[i]);
-                            }
+                            copyPieces(xp, base, pieceSrc, pieceDst, gr * maxPieces, p1, bp, row);
                         }
                     } else {
                         for (int r = 0; r < kr; r++) {
@@ -520,11 +515,7 @@ final class FewChannelConv {
                     int aOff = ir * MR * kc;
                     int kk = 0;
                     if (GATHER) {
-                        int[] map = gatherMaps[gr * kPanels + ir];
-                        int at = dyBase + dyOffs[o];
-                        for (; kk + PER_GATHER <= kc; kk += PER_GATHER) {
-                            FloatVector.fromArray(S, dy, at + kk, map, 0).intoArray(ap, aOff + kk * MR);
-                        }
+                        kk = gatherPanel(dy, dyBase + dyOffs[o], gatherMaps[gr * kPanels + ir], kc, ap, aOff);
                     }
                     for (; kk < kc; kk++) {
                         for (int i = 0; i < MR; i++) {
@@ -635,8 +626,7 @@ final class FewChannelConv {
                             int b = j * kpg * NR;
                             for (int kk = 0; kk < kpg; kk++, src += positions) {
                                 if (cols == NR) {
-                                    FloatVector.fromArray(S, dy, src).intoArray(bp, b + kk * NR);
-                                    FloatVector.fromArray(S, dy, src + L).intoArray(bp, b + kk * NR + L);
+                                    copyRow(dy, src, bp, b + kk * NR);
                                 } else {
                                     System.arraycopy(dy, src, bp, b + kk * NR, cols);
                                     java.util.Arrays.fill(bp, b + kk * NR + cols, b + kk * NR + NR, 0f);
@@ -656,10 +646,7 @@ final class FewChannelConv {
                                 for (int j = 0; j < nb; j++) {
                                     int from = (j * MR + i) * NR;
                                     if (nsegs[j] == 0) {
-                                        int d = row + seg[j * 3 * NR + 1];
-                                        FloatVector.fromArray(S, dq, d).add(FloatVector.fromArray(S, c, from)).intoArray(dq, d);
-                                        FloatVector.fromArray(S, dq, d + L).add(FloatVector.fromArray(S, c, from + L))
-                                                .intoArray(dq, d + L);
+                                        addRow(c, from, dq, row + seg[j * 3 * NR + 1]);
                                     } else {
                                         for (int sg = 0; sg < nsegs[j]; sg++) {
                                             int e = j * 3 * NR + 3 * sg;
@@ -676,6 +663,48 @@ final class FewChannelConv {
             tasks.run(images * unfills, t -> unfill(g, pl, dq, t / unfills * pl.floats, dx, firstImage + t / unfills,
                     t % unfills / pl.phases, t % pl.phases));
         }
+    }
+
+    // The vector loops live in small methods of their own, not in the passes' large task lambdas: with the gather and the
+    // copies inline, backward-filter at times ran at a quarter of its speed for a whole JVM (C2 leaving Vector API calls
+    // uninlined in a method that large is the likely cause); not seen since, in 8 JVMs.
+
+    /** Pieces [i0, i1) of a position's col^T row, 8 lanes each: bp[row + dst[i] ..] = xp[base + src[i] ..]. */
+    private static void copyPieces8(float[] xp, int base, int[] src, int[] dst, int i0, int i1, float[] bp, int row) {
+        for (int i = i0; i < i1; i++) {
+            FloatVector.fromArray(FloatVector.SPECIES_256, xp, base + src[i]).intoArray(bp, row + dst[i]);
+        }
+    }
+
+    /** {@link #copyPieces8} with vectors of the preferred width. */
+    private static void copyPieces(float[] xp, int base, int[] src, int[] dst, int i0, int i1, float[] bp, int row) {
+        for (int i = i0; i < i1; i++) {
+            FloatVector.fromArray(S, xp, base + src[i]).intoArray(bp, row + dst[i]);
+        }
+    }
+
+    /**
+     * An A panel of backward-filter: ap[aOff + k * MR + i] = dy[at + map[i] + k] for k < kc, by gathers of
+     * {@link #PER_GATHER} positions; returns how many positions it packed (the rest are left to the caller).
+     */
+    private static int gatherPanel(float[] dy, int at, int[] map, int kc, float[] ap, int aOff) {
+        int k = 0;
+        for (; k + PER_GATHER <= kc; k += PER_GATHER) {
+            FloatVector.fromArray(S, dy, at + k, map, 0).intoArray(ap, aOff + k * MR);
+        }
+        return k;
+    }
+
+    /** bp[to .. to + NR) = dy[from .. from + NR). */
+    private static void copyRow(float[] dy, int from, float[] bp, int to) {
+        FloatVector.fromArray(S, dy, from).intoArray(bp, to);
+        FloatVector.fromArray(S, dy, from + L).intoArray(bp, to + L);
+    }
+
+    /** dq[d .. d + NR) += c[from .. from + NR). */
+    private static void addRow(float[] c, int from, float[] dq, int d) {
+        FloatVector.fromArray(S, dq, d).add(FloatVector.fromArray(S, c, from)).intoArray(dq, d);
+        FloatVector.fromArray(S, dq, d + L).add(FloatVector.fromArray(S, c, from + L)).intoArray(dq, d + L);
     }
 
     /** dst[d .. d + len) += src[s .. s + len), whole vectors and a masked one at the end. */
