@@ -229,7 +229,10 @@ public final class CpuConvBackend implements ConvBackend {
     }
 
     private static Impl impl(Kernels kernels, ConvGeometry g, GemmConv.Pass pass) {
-        if (VECTOR_API && (kernels == Kernels.FEW ? FewChannelConv.supports(g) : kernels == Kernels.AUTO && FewChannelConv.applies(g))) {
+        // few input channels per group (an RGB stem): FewChannelConv's loops, for all three passes
+        boolean few = kernels == Kernels.FEW ? FewChannelConv.supports(g)
+                : kernels == Kernels.AUTO && FewChannelConv.applies(g);
+        if (VECTOR_API && few) {
             return Impl.FEW;
         }
         boolean shiftable = switch (pass) {
