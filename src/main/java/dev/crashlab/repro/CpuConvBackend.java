@@ -30,11 +30,12 @@ public final class CpuConvBackend implements ConvBackend {
      * products over gathered im2col panels ({@link GemmConv}); SHIFT: products over im2col rows taken from a
      * padded, phase-split copy of the input ({@link ShiftConv}; strided backward-data adds its tiles into such a
      * copy of dx instead of scattering them).
+     * FEW: the few-input-channel loops ({@link FewChannelConv}) wherever they can run, as AUTO elsewhere.
      */
-    enum Kernels { AUTO, DIRECT, GEMM, SHIFT }
+    enum Kernels { AUTO, DIRECT, GEMM, SHIFT, FEW }
 
     /** The loops one pass runs on. */
-    enum Impl { DIRECT, PACKED, SHIFT }
+    enum Impl { DIRECT, PACKED, SHIFT, FEW }
 
     private final ForkJoinPool pool;
     private final Kernels kernels;
@@ -51,7 +52,7 @@ public final class CpuConvBackend implements ConvBackend {
     }
 
     CpuConvBackend(int threads, Kernels kernels) {
-        if ((kernels == Kernels.GEMM || kernels == Kernels.SHIFT) && !VECTOR_API) {
+        if ((kernels == Kernels.GEMM || kernels == Kernels.SHIFT || kernels == Kernels.FEW) && !VECTOR_API) {
             throw new IllegalStateException("the packed kernels need --add-modules jdk.incubator.vector");
         }
         this.pool = new ForkJoinPool(Math.max(1, threads));
@@ -272,6 +273,12 @@ public final class CpuConvBackend implements ConvBackend {
     }
 
     private static Impl impl(Kernels kernels, ConvGeometry g, GemmConv.Pass pass) {
+        // few input channels per group (an RGB stem): FewChannelConv's loops, for all three passes
+        boolean few = kernels == Kernels.FEW ? FewChannelConv.supports(g)
+                : kernels == Kernels.AUTO && FewChannelConv.applies(g);
+        if (VECTOR_API && few) {
+            return Impl.FEW;
+        }
         boolean shiftable = switch (pass) {
             case FORWARD -> true;
             case BACKWARD_DATA -> true;
@@ -281,7 +288,7 @@ public final class CpuConvBackend implements ConvBackend {
             case DIRECT -> Impl.DIRECT;
             case GEMM -> Impl.PACKED;
             case SHIFT -> shiftable ? Impl.SHIFT : Impl.PACKED;
-            case AUTO -> !VECTOR_API || g.cOutPerGroup() < GEMM_MIN_CHANNELS ? Impl.DIRECT
+            case AUTO, FEW -> !VECTOR_API || g.cOutPerGroup() < GEMM_MIN_CHANNELS ? Impl.DIRECT
                     : shiftable ? Impl.SHIFT : Impl.PACKED;
         };
     }
@@ -324,6 +331,7 @@ public final class CpuConvBackend implements ConvBackend {
     private static long scratchBytes(Kernels kernels, int threads, ConvGeometry g, GemmConv.Pass pass) {
         return switch (impl(kernels, g, pass)) {
             case DIRECT -> 0;
+            case FEW -> 4 * FewChannelConv.scratchFloats(g, pass, threads);
             case PACKED -> GemmConv.scratchBytes(g, pass, threads);
             case SHIFT -> 4 * switch (pass) {
                 case FORWARD -> ShiftConv.forwardScratchFloats(g, threads);
@@ -355,6 +363,7 @@ public final class CpuConvBackend implements ConvBackend {
         switch (pass) {
             case FORWARD -> {
                 switch (impl) {
+                    case FEW -> FewChannelConv.forward(g, a, b, out, tasks);
                     case SHIFT -> ShiftConv.forward(g, a, b, out, tasks);
                     case PACKED -> GemmConv.forward(g, a, b, out, tasks);
                     case DIRECT -> forwardOf(g, a, b, out);
@@ -362,6 +371,7 @@ public final class CpuConvBackend implements ConvBackend {
             }
             case BACKWARD_DATA -> {
                 switch (impl) {
+                    case FEW -> FewChannelConv.backwardData(g, a, b, out, tasks);
                     case SHIFT -> ShiftConv.backwardData(g, a, b, out, tasks);
                     case PACKED -> GemmConv.backwardData(g, a, b, out, tasks);
                     case DIRECT -> backwardDataOf(g, a, b, out);
@@ -369,6 +379,7 @@ public final class CpuConvBackend implements ConvBackend {
             }
             case BACKWARD_FILTER -> {
                 switch (impl) {
+                    case FEW -> FewChannelConv.backwardFilter(g, a, b, out, tasks);
                     case SHIFT -> ShiftConv.backwardFilter(g, a, b, out, tasks);
                     case PACKED -> GemmConv.backwardFilter(g, a, b, out, tasks);
                     case DIRECT -> backwardFilterOf(g, a, b, out);

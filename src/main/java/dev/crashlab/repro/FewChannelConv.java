@@ -1,0 +1,753 @@
+package dev.crashlab.repro;
+
+import static dev.crashlab.repro.PackedGemm.L;
+import static dev.crashlab.repro.PackedGemm.MR;
+import static dev.crashlab.repro.PackedGemm.NR;
+import static dev.crashlab.repro.PackedGemm.S;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * Convolutions with few input channels per group (an RGB stem: 3 channels, a 7x7 kernel, stride 2), where the
+ * reduction (channel, tap) is short and the output channels many, so that the im2col products of the wide layers
+ * spend their time re-laying data instead of multiplying.
+ *
+ * <p>NOTE: every pass is a product with the {@link PackedGemm} micro-kernels (8 x 32 tiles, broadcast A values, B
+ * panels read as vectors: 0.9 of the FMA peak on data in L1; dot-product and direct kernels reading both operands as
+ * vectors, tried first for the backward passes, ran at half of it), and the data work around the products is vector
+ * moves and gathers, no transpose loops:
+ * <ul>
+ *   <li>forward: y = w x col. The input of a round of images is copied into a zero-padded, stride-phase-split form
+ *       ({@link Planes}) in which row (channel, tap) of the im2col matrix over a run of output positions along w is a
+ *       contiguous slice; the B panel (reduction x 32 positions, numbered as in y, so a panel spans output rows where
+ *       it must) is built from those slices by vector moves and each 8 x 32 tile is stored straight into y;</li>
+ *   <li>backward-filter: dw = dy x col^T over blocks of 128 positions. A: each panel's 8 rows of dy, interleaved by
+ *       gathers (two positions of 8 rows per 16-lane gather); B: col^T from a zero-padded copy of the input, where a
+ *       position's taps along w are consecutive floats, copied a (channel, kd, kh) run at a time;</li>
+ *   <li>backward-data: dcol = w^T x dy, dy's blocks packed by plain vector moves, each 8 x 32 tile's rows added into
+ *       the phase-split planes of dx (the slices forward reads; no col2im index arithmetic) by bands of output rows,
+ *       bands two apart at a time so that no two threads add into one element; the planes are copied into dx once per
+ *       round of images.</li>
+ * </ul>
+ * Scratch: the padded copies of a round of images (at most {@link #ROUND_FLOATS}, or one image), the re-laid filter,
+ * per-thread panels and sums; bounded by {@link #scratchFloats}, whatever the batch.
+ */
+final class FewChannelConv {
+
+    /** Input channels per group up to which this path applies. */
+    static final int MAX_CHANNELS = 4;
+    /** Longest reduction (channels per group x kernel volume) this path takes: the forward B panel stays in L1. */
+    static final int MAX_REDUCTION = 256;
+    /** Output positions of y per forward task: that many panels of 32. */
+    static final int BLOCKS_PER_TASK = 4;
+
+    private FewChannelConv() {}
+
+    /**
+     * Whether this path runs {@code g}: at most {@link #MAX_CHANNELS} input channels per group, a reduction of at most
+     * {@link #MAX_REDUCTION} and a whole micro-tile's rows of output channels per group.
+     */
+    static boolean applies(ConvGeometry g) {
+        return supports(g) && g.cOutPerGroup() >= MR;
+    }
+
+    /** Whether these loops can compute {@code g} (any number of output channels; tests force them on small ones). */
+    static boolean supports(ConvGeometry g) {
+        return g.cInPerGroup() <= MAX_CHANNELS && (long) g.cInPerGroup() * g.kernelVolume() <= MAX_REDUCTION;
+    }
+
+    /** Floats of padded input (or dx planes) held for a round of images: one copy and fork-join per round, not per image. */
+    static final int ROUND_FLOATS = 1 << 20;
+
+    /** Images per round when one image's copy takes {@code floats}. */
+    static int imagesPerRound(ConvGeometry g, long floats) {
+        return (int) Math.max(1, Math.min(g.n(), ROUND_FLOATS / floats));
+    }
+
+    static int roundUp(int v, int m) {
+        return (v + m - 1) / m * m;
+    }
+
+    /** The padded, stride-phase-split input of one image, all channels. */
+    static final class Planes {
+        final int q0;
+        final int q1;
+        final int q2;
+        final int phases;
+        final int planeQ;
+        final int floats;
+        private final ConvGeometry g;
+
+        Planes(ConvGeometry g) {
+            this.g = g;
+            int[] q = new int[3];
+            int ph = 1;
+            for (int d = 0; d < 3; d++) {
+                int ext = Math.max(g.pad()[d] + g.in()[d], (g.out()[d] - 1) * g.s()[d] + g.dil()[d] * (g.k()[d] - 1) + 1);
+                q[d] = Math.ceilDiv(ext, g.s()[d]);
+                ph *= g.s()[d];
+            }
+            q0 = q[0];
+            q1 = q[1];
+            q2 = q[2];
+            phases = ph;
+            planeQ = q0 * q1 * q2;
+            // vector reads start inside a plane and run at most a vector past the end of a row
+            floats = Math.toIntExact((long) g.cIn() * phases * planeQ + 2L * NR);
+        }
+
+        /** Where im2col row (channel c, tap) starts, relative to output position (0, 0, 0) ({@link #position}). */
+        int rowOffset(int c, int tap) {
+            int[] k = g.k();
+            int[] s = g.s();
+            int ed = tap / (k[1] * k[2]) * g.dil()[0];
+            int eh = tap / k[2] % k[1] * g.dil()[1];
+            int ew = tap % k[2] * g.dil()[2];
+            int phase = ((ed % s[0]) * s[1] + eh % s[1]) * s[2] + ew % s[2];
+            return (c * phases + phase) * planeQ + ((ed / s[0]) * q1 + eh / s[1]) * q2 + ew / s[2];
+        }
+
+        /** The offset of output position (od, oh, ow) in every row. */
+        int position(int od, int oh, int ow) {
+            return (od * q1 + oh) * q2 + ow;
+        }
+
+        /** Writes phase {@code phase} of channel c of image n of x into {@code dst}, zeros where it is padding. */
+        void fill(float[] x, int n, int c, int phase, float[] dst, int at) {
+            int[] s = g.s();
+            int[] pad = g.pad();
+            int[] in = g.in();
+            int pw = phase % s[2];
+            int ph = phase / s[2] % s[1];
+            int pd = phase / s[2] / s[1];
+            int src = (n * g.cIn() + c) * g.inSpatial();
+            int plane = at + (c * phases + phase) * planeQ;
+            int lo = Math.min(q2, Math.max(0, Math.ceilDiv(pad[2] - pw, s[2])));
+            int hi = Math.max(lo, Math.min(q2, Math.floorDiv(in[2] - 1 + pad[2] - pw, s[2]) + 1));
+            for (int zd = 0; zd < q0; zd++) {
+                int id = zd * s[0] + pd - pad[0];
+                for (int zh = 0; zh < q1; zh++) {
+                    int ih = zh * s[1] + ph - pad[1];
+                    int row = plane + (zd * q1 + zh) * q2;
+                    if (id < 0 || id >= in[0] || ih < 0 || ih >= in[1]) {
+                        java.util.Arrays.fill(dst, row, row + q2, 0f);
+                        continue;
+                    }
+                    java.util.Arrays.fill(dst, row, row + lo, 0f);
+                    int xr = src + (id * in[1] + ih) * in[2] + pw - pad[2];
+                    if (s[2] == 1) {
+                        System.arraycopy(x, xr + lo, dst, row + lo, hi - lo);
+                    } else {
+                        for (int zw = lo; zw < hi; zw++) {
+                            dst[row + zw] = x[xr + zw * s[2]];
+                        }
+                    }
+                    java.util.Arrays.fill(dst, row + hi, row + q2, 0f);
+                }
+            }
+        }
+    }
+
+    private static long roundFloats(ConvGeometry g, long floats) {
+        return imagesPerRound(g, floats) * floats;
+    }
+
+    /** Scratch floats (ints count as floats) that {@code pass} of {@code g} allocates on {@code threads} threads. */
+    static long scratchFloats(ConvGeometry g, GemmConv.Pass pass, int threads) {
+        int kr = g.cInPerGroup() * g.kernelVolume();
+        return switch (pass) {
+            case FORWARD -> roundFloats(g, new Planes(g).floats) + (long) g.groups() * roundUp(g.cOutPerGroup(), MR) * kr
+                    + (long) g.groups() * kr + (long) (threads + 1) * ((long) BLOCKS_PER_TASK * kr * NR + L + MR * NR + 3L * NR);
+            case BACKWARD_FILTER -> roundFloats(g, new Padded(g).floats) + (long) g.groups() * (kr + roundUp(g.cOutPerGroup(), MR)
+                    + 2L * g.cInPerGroup() * g.k()[0] * g.k()[1] * (4 + g.k()[2] / L + g.k()[2] / NR))
+                    + (long) (threads + 1) * (filterAccFloats(g) + (long) Math.ceilDiv(kr, NR) * filterPanelStride() + NR
+                    + (long) roundUp(g.cOutPerGroup(), MR) * FILTER_BLOCK) + (long) g.groups() * Math.ceilDiv(g.cOutPerGroup(), MR) * L;
+            case BACKWARD_DATA -> (long) g.groups() * roundUp(kr, MR) * (g.cOutPerGroup() + 1) + roundFloats(g, new Planes(g).floats)
+                    + (long) (threads + 1) * DATA_BLOCKS * ((long) g.cOutPerGroup() * NR + MR * NR + 3L * NR);
+        };
+    }
+
+    // ---------------------------------------------------------------- forward
+
+    /** y = conv(x, w) for the plain convolution {@code g}; every element of y is written. */
+    static void forward(ConvGeometry g, float[] x, float[] w, float[] y, GemmConv.Tasks tasks) {
+        int cpg = g.cInPerGroup();
+        int kpg = g.cOutPerGroup();
+        int kv = g.kernelVolume();
+        int kr = cpg * kv;
+        int mpad = roundUp(kpg, MR);
+        int panels = mpad / MR;
+        // A: w per group in MR-row panels, a[gr][panel][k][i], rows past kpg zero
+        float[] a = tasks.alloc(g.groups() * mpad * kr);
+        for (int gr = 0; gr < g.groups(); gr++) {
+            for (int m = 0; m < kpg; m++) {
+                int dst = gr * mpad * kr + m / MR * MR * kr + m % MR;
+                int src = (gr * kpg + m) * kr;
+                for (int k = 0; k < kr; k++) {
+                    a[dst + k * MR] = w[src + k];
+                }
+            }
+        }
+        Planes pl = new Planes(g);
+        int round = imagesPerRound(g, pl.floats);
+        float[] xq = tasks.alloc(round * pl.floats);
+        int[] offs = tasks.allocInts(g.groups() * kr);
+        for (int gr = 0; gr < g.groups(); gr++) {
+            for (int k = 0; k < kr; k++) {
+                offs[gr * kr + k] = pl.rowOffset(gr * cpg + k / kv, k % kv);
+            }
+        }
+        int[] out = g.out();
+        int positions = g.outSpatial();
+        int blocks = Math.ceilDiv(positions, NR);
+        int perGroup = Math.ceilDiv(blocks, BLOCKS_PER_TASK);
+        ThreadLocal<float[]> panel = ThreadLocal.withInitial(() -> tasks.alloc(BLOCKS_PER_TASK * kr * NR + L));
+        ThreadLocal<float[]> edge = ThreadLocal.withInitial(() -> tasks.alloc(MR * NR));
+        // per block: segments (destination column, source position, length), each within one output row
+        ThreadLocal<int[]> segments = ThreadLocal.withInitial(() -> tasks.allocInts(3 * NR));
+        int perImage = g.groups() * perGroup;
+        for (int n0 = 0; n0 < g.n(); n0 += round) {
+            int first = n0;
+            int images = Math.min(round, g.n() - n0);
+            int fills = g.cIn() * pl.phases;
+            tasks.run(images * fills, t -> pl.fill(x, first + t / fills, t % fills / pl.phases, t % pl.phases, xq,
+                    t / fills * pl.floats));
+            tasks.run(images * perImage, t -> {
+                int image = first + t / perImage;
+                int slot = t / perImage * pl.floats;
+                int gr = t % perImage / perGroup;
+                int b0 = t % perGroup * BLOCKS_PER_TASK;
+                int b1 = Math.min(blocks, b0 + BLOCKS_PER_TASK);
+                float[] bp = panel.get();
+                int[] seg = segments.get();
+                // every block's B panel first, then the A panels outermost: each A panel is read once per task from L2,
+                // and y is written in runs of the task's width per row
+                for (int b = b0; b < b1; b++) {
+                    int p0 = b * NR;
+                    int cols = Math.min(NR, positions - p0);
+                    int nseg = segments(g, pl, p0, cols, seg);
+                    for (int sg = 0; sg < nseg; sg++) {
+                        seg[3 * sg + 1] += slot;
+                    }
+                    pack(xq, offs, gr * kr, kr, seg, nseg, bp, (b - b0) * kr * NR);
+                }
+                for (int ir = 0; ir < panels; ir++) {
+                    int rows = Math.min(MR, kpg - ir * MR);
+                    int aOff = (gr * panels + ir) * MR * kr;
+                    for (int b = b0; b < b1; b++) {
+                        int p0 = b * NR;
+                        int cols = Math.min(NR, positions - p0);
+                        int yOff = (image * g.cOut() + gr * kpg + ir * MR) * positions + p0;
+                        int bOff = (b - b0) * kr * NR;
+                        if (rows == MR && cols == NR) {
+                            PackedGemm.tileStore(a, aOff, bp, bOff, kr, y, yOff, positions);
+                        } else {
+                            float[] c = edge.get();
+                            PackedGemm.tileStore(a, aOff, bp, bOff, kr, c, 0, NR);
+                            for (int i = 0; i < rows; i++) {
+                                System.arraycopy(c, i * NR, y, yOff + i * positions, cols);
+                            }
+                        }
+                    }
+                }
+            });
+        }
+    }
+
+    /**
+     * Packs rows {@code offs[o0 ..  o0 + kr)} of the im2col matrix over one block of positions into {@code bp[k * NR ..]}:
+     * each segment by whole vectors (a vector past a segment's end is overwritten by the next segment, and the last
+     * ends inside the row's NR floats).
+     */
+    private static void pack(float[] xq, int[] offs, int o0, int kr, int[] seg, int nseg, float[] bp, int at) {
+        if (nseg == 1 && seg[2] == NR) {
+            int src = seg[1];
+            for (int k = 0; k < kr; k++) {
+                int from = offs[o0 + k] + src;
+                FloatVector.fromArray(S, xq, from).intoArray(bp, at + k * NR);
+                FloatVector.fromArray(S, xq, from + L).intoArray(bp, at + k * NR + L);
+            }
+            return;
+        }
+        for (int k = 0; k < kr; k++) {
+            int row = offs[o0 + k];
+            for (int s = 0; s < nseg; s++) {
+                int dst = at + k * NR + seg[3 * s];
+                int src = row + seg[3 * s + 1];
+                int len = seg[3 * s + 2];
+                for (int i = 0; i < len; i += L) {
+                    FloatVector.fromArray(S, xq, src + i).intoArray(bp, dst + i);
+                }
+            }
+        }
+    }
+
+    /**
+     * Cuts output positions [p0, p0 + cols) into runs within one output row: seg[3 i] = column in the block, seg[3 i + 1]
+     * = offset of the run's first position in the planes, seg[3 i + 2] = length. Returns the number of runs.
+     */
+    static int segments(ConvGeometry g, Planes pl, int p0, int cols, int[] seg) {
+        return segments(g, pl, p0, cols, seg, 0);
+    }
+
+    /** {@link #segments} written from {@code seg[at]} on. */
+    static int segments(ConvGeometry g, Planes pl, int p0, int cols, int[] seg, int at) {
+        int[] out = g.out();
+        int nseg = 0;
+        for (int done = 0; done < cols; nseg++) {
+            int p = p0 + done;
+            int ow = p % out[2];
+            int oh = p / out[2] % out[1];
+            int od = p / out[2] / out[1];
+            int len = Math.min(cols - done, out[2] - ow);
+            seg[at + 3 * nseg] = done;
+            seg[at + 3 * nseg + 1] = pl.position(od, oh, ow);
+            seg[at + 3 * nseg + 2] = len;
+            done += len;
+        }
+        return nseg;
+    }
+
+    // ---------------------------------------------------------------- backward-filter
+
+    /** Blocks of 32 positions per backward-data step: they share each A panel's pass through L1. */
+    static final int DATA_BLOCKS = 4;
+
+    /** Whether a vector holds whole columns of an A panel (MR rows), so that packing A can gather. */
+    static final boolean GATHER = L % MR == 0;
+    /** Positions of an A panel per gather. */
+    static final int PER_GATHER = Math.max(1, L / MR);
+
+    /** Output positions per backward-filter block (the reduction of one product). */
+    static final int FILTER_BLOCK = 128;
+
+    /** The zero-padded copy of one image's input that backward-filter gathers im2col^T rows from. */
+    static final class Padded {
+        final int e0;
+        final int e1;
+        final int e2;
+        final int plane;
+        final int floats;
+
+        Padded(ConvGeometry g) {
+            int[] e = new int[3];
+            for (int d = 0; d < 3; d++) {
+                e[d] = Math.max(g.pad()[d] + g.in()[d], (g.out()[d] - 1) * g.s()[d] + g.dil()[d] * (g.k()[d] - 1) + 1);
+            }
+            e0 = e[0];
+            e1 = e[1];
+            e2 = e[2];
+            plane = e0 * e1 * e2;
+            // runs are copied by whole vectors: at most a vector past the last plane
+            floats = Math.toIntExact((long) g.cIn() * plane + 2L * L);
+        }
+    }
+
+    private static int filterPanelStride() {
+        return (FILTER_BLOCK + 1) * NR;
+    }
+
+    private static long filterAccFloats(ConvGeometry g) {
+        int kr = g.cInPerGroup() * g.kernelVolume();
+        return (long) g.groups() * roundUp(g.cOutPerGroup(), MR) * roundUp(kr, NR);
+    }
+
+    /**
+     * dw = the filter gradient of the plain convolution {@code g}; dw is overwritten. dw[k][(c, tap)] = sum over positions
+     * p of dy[k][p] x col^T[p][(c, tap)]: the {@link PackedGemm#tileCols} product with 8 output channels' rows of dy read in
+     * place as A and col^T packed as B, 32 reduction rows per panel, a block of positions at a time. With unit dilation
+     * along w a position's taps (c, kd, kh, 0 .. kw) are consecutive floats of the padded input, copied by whole
+     * vectors. Each thread adds into sums of its own, added together at the end.
+     */
+    static void backwardFilter(ConvGeometry g, float[] x, float[] dy, float[] dw, GemmConv.Tasks tasks) {
+        int cpg = g.cInPerGroup();
+        int kpg = g.cOutPerGroup();
+        int kv = g.kernelVolume();
+        int kr = cpg * kv;
+        int[] k = g.k();
+        int[] s = g.s();
+        int[] dil = g.dil();
+        int[] in = g.in();
+        int[] out = g.out();
+        int[] pad = g.pad();
+        int rPanels = Math.ceilDiv(kr, NR);
+        int kPanels = Math.ceilDiv(kpg, MR);
+        Padded pd = new Padded(g);
+        int round = imagesPerRound(g, pd.floats);
+        float[] xp = tasks.alloc(round * pd.floats);
+        boolean runs = dil[2] == 1;
+        int kw = k[2];
+        // per group: where reduction row (c, kd, kh, kw) starts, relative to a position's corner; with unit dilation
+        // along w, the pieces (source, destination in a position's row of the panels) that copy each (c, kd, kh) run
+        // by whole vectors, in increasing destination order: a vector past a piece's end lands where a later piece (or
+        // the next position's row, or the panel's spare row) is written
+        int[] colOff = tasks.allocInts(g.groups() * kr);
+        // runs of at most 8 taps are copied by 8-lane vectors: a 64-byte vector at an odd place straddles two cache lines
+        // every time, a 32-byte one half of the time (the 7x7 layer's pass: a few per cent faster)
+        VectorSpecies<Float> ps = kw <= 8 && L >= 8 ? FloatVector.SPECIES_256 : S;
+        int pl = ps.length();
+        int perRun = 0;
+        for (int col = 0; col < NR; col++) {
+            int pieces = 0;
+            for (int done = 0; done < kw;) {
+                int len = Math.min(kw - done, NR - (col + done) % NR);
+                pieces += Math.ceilDiv(len, pl);
+                done += len;
+            }
+            perRun = Math.max(perRun, pieces);
+        }
+        int maxPieces = cpg * k[0] * k[1] * perRun;
+        int[] pieceSrc = tasks.allocInts(g.groups() * maxPieces);
+        int[] pieceDst = tasks.allocInts(g.groups() * maxPieces);
+        int[] pieceCount = new int[g.groups()];
+        int panelStride = filterPanelStride();
+        for (int gr = 0; gr < g.groups(); gr++) {
+            int np = 0;
+            for (int r = 0; r < kr; r++) {
+                int c = gr * cpg + r / kv;
+                int tap = r % kv;
+                int kd = tap / (k[1] * k[2]);
+                int kh = tap / k[2] % k[1];
+                int off = ((c * pd.e0 + kd * dil[0]) * pd.e1 + kh * dil[1]) * pd.e2;
+                colOff[gr * kr + r] = off + tap % k[2] * dil[2];
+                if (runs && tap % k[2] == 0) {
+                    for (int done = 0; done < kw;) {
+                        int rr = r + done;
+                        int len = Math.min(kw - done, NR - rr % NR);
+                        for (int j = 0; j < len; j += pl, np++) {
+                            pieceSrc[gr * maxPieces + np] = off + done + j;
+                            pieceDst[gr * maxPieces + np] = rr / NR * panelStride + rr % NR + j;
+                        }
+                        done += len;
+                    }
+                }
+            }
+            pieceCount[gr] = np;
+        }
+        // A rows: the group's output channels, the last repeated to whole panels (those sums are dropped)
+        int[] dyOffs = tasks.allocInts(g.groups() * kPanels * MR);
+        int positions = g.outSpatial();
+        for (int gr = 0; gr < g.groups(); gr++) {
+            for (int i = 0; i < kPanels * MR; i++) {
+                dyOffs[gr * kPanels * MR + i] = (gr * kpg + Math.min(i, kpg - 1)) * positions;
+            }
+        }
+        int blocks = Math.ceilDiv(positions, FILTER_BLOCK);
+        int accFloats = Math.toIntExact(filterAccFloats(g));
+        java.util.concurrent.ConcurrentLinkedQueue<float[]> parts = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        ThreadLocal<float[]> sums = ThreadLocal.withInitial(() -> {
+            float[] a = tasks.alloc(accFloats);
+            parts.add(a);
+            return a;
+        });
+        ThreadLocal<float[]> panels = ThreadLocal.withInitial(() -> tasks.alloc(rPanels * panelStride + NR));
+        ThreadLocal<float[]> aPanels = ThreadLocal.withInitial(() -> tasks.alloc(kPanels * MR * FILTER_BLOCK));
+        // per A panel: the gather's lanes, L / MR positions x the panel's 8 rows, relative to its first row
+        int[][] gatherMaps = new int[g.groups() * kPanels][];
+        for (int i = 0; i < gatherMaps.length; i++) {
+            int[] map = tasks.allocInts(L);
+            for (int j = 0; j < L; j++) {
+                map[j] = dyOffs[i * MR + j % MR] - dyOffs[i * MR] + j / MR;
+            }
+            gatherMaps[i] = map;
+        }
+        int inPlane = g.inSpatial();
+        int rowsPerImage = g.cIn() * in[0] * in[1];
+        int perImage = g.groups() * blocks;
+        for (int n0 = 0; n0 < g.n(); n0 += round) {
+            int first = n0;
+            int images = Math.min(round, g.n() - n0);
+            // the interior of the padded copies; their borders stay zero from the allocation
+            tasks.run(images * rowsPerImage, t -> {
+                int ih = t % in[1];
+                int id = t / in[1] % in[0];
+                int c = t / in[1] / in[0] % g.cIn();
+                int slot = t / rowsPerImage;
+                System.arraycopy(x, ((first + slot) * g.cIn() + c) * inPlane + (id * in[1] + ih) * in[2], xp,
+                        slot * pd.floats + ((c * pd.e0 + id + pad[0]) * pd.e1 + ih + pad[1]) * pd.e2 + pad[2], in[2]);
+            });
+            tasks.run(images * perImage, t -> {
+                int image = first + t / perImage;
+                int slot = t / perImage * pd.floats;
+                int gr = t % perImage / blocks;
+                int p0 = t % blocks * FILTER_BLOCK;
+                int kc = Math.min(FILTER_BLOCK, positions - p0);
+                float[] bp = panels.get();
+                float[] acc = sums.get();
+                // the position's corner in the padded input, stepped along (no divisions per position)
+                int ow = p0 % out[2];
+                int oh = p0 / out[2] % out[1];
+                int od = p0 / out[2] / out[1];
+                int rowBase = slot + ((od * s[0]) * pd.e1 + oh * s[1]) * pd.e2;
+                for (int kk = 0; kk < kc; kk++, ow++) {
+                    if (ow == out[2]) {
+                        ow = 0;
+                        if (++oh == out[1]) {
+                            oh = 0;
+                            od++;
+                        }
+                        rowBase = slot + ((od * s[0]) * pd.e1 + oh * s[1]) * pd.e2;
+                    }
+                    int base = rowBase + ow * s[2];
+                    int row = kk * NR;
+                    if (runs) {
+                        int p1 = gr * maxPieces + pieceCount[gr];
+                        if (pl == 8) {
+                            copyPieces8(xp, base, pieceSrc, pieceDst, gr * maxPieces, p1, bp, row);
+                        } else {
+                            copyPieces(xp, base, pieceSrc, pieceDst, gr * maxPieces, p1, bp, row);
+                        }
+                    } else {
+                        for (int r = 0; r < kr; r++) {
+                            bp[r / NR * panelStride + row + r % NR] = xp[base + colOff[gr * kr + r]];
+                        }
+                    }
+                }
+                int dyBase = image * g.cOut() * positions + p0;
+                // A: each panel's 8 rows of dy over the block, interleaved (a[k * MR + i]): a gather takes L / MR
+                // positions of all 8 rows at once; then the packed product, which ran a third faster than reading the 8
+                // rows in place
+                float[] ap = aPanels.get();
+                for (int ir = 0; ir < kPanels; ir++) {
+                    int o = (gr * kPanels + ir) * MR;
+                    int aOff = ir * MR * kc;
+                    int kk = 0;
+                    if (GATHER) {
+                        kk = gatherPanel(dy, dyBase + dyOffs[o], gatherMaps[gr * kPanels + ir], kc, ap, aOff);
+                    }
+                    for (; kk < kc; kk++) {
+                        for (int i = 0; i < MR; i++) {
+                            ap[aOff + kk * MR + i] = dy[dyBase + dyOffs[o + i] + kk];
+                        }
+                    }
+                }
+                for (int jr = 0; jr < rPanels; jr++) {
+                    for (int ir = 0; ir < kPanels; ir++) {
+                        PackedGemm.tile(ap, ir * MR * kc, bp, jr * panelStride, kc, acc,
+                                ((gr * kPanels + ir) * rPanels + jr) * MR * NR, NR);
+                    }
+                }
+            });
+        }
+        float[] total = null;
+        for (float[] part : parts) {
+            if (total == null) {
+                total = part;
+            } else {
+                for (int i = 0; i < accFloats; i++) {
+                    total[i] += part[i];
+                }
+            }
+        }
+        for (int gr = 0; gr < g.groups(); gr++) {
+            for (int kk = 0; kk < kpg; kk++) {
+                for (int r = 0; r < kr; r++) {
+                    dw[(gr * kpg + kk) * kr + r] = total == null ? 0f
+                            : total[((gr * kPanels + kk / MR) * rPanels + r / NR) * MR * NR + (kk % MR) * NR + r % NR];
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- backward-data
+
+    /**
+     * dx = the input gradient of the plain convolution {@code g}. dcol = w^T x dy, 8 reduction rows (c, tap) x 32 output
+     * positions per tile, reduced over the group's output channels with dy's block packed by plain vector moves (no
+     * transpose); each tile row is added into the padded, phase-split planes of dx, where row (c, tap) over a run of
+     * positions is a contiguous slice (no col2im index arithmetic). Tasks take bands of output rows, alternate bands
+     * at a time, so no two add into one element; per image, the planes are copied into dx phase by phase and cleared.
+     */
+    static void backwardData(ConvGeometry g, float[] dy, float[] w, float[] dx, GemmConv.Tasks tasks) {
+        int cpg = g.cInPerGroup();
+        int kpg = g.cOutPerGroup();
+        int kv = g.kernelVolume();
+        int kr = cpg * kv;
+        int rpad = roundUp(kr, MR);
+        int panels = rpad / MR;
+        // A = w^T per group in MR-row panels: a[gr][ir][k][i] = w[gr * kpg + k][ir * MR + i], rows past kr zero
+        float[] a = tasks.alloc(g.groups() * rpad * kpg);
+        for (int gr = 0; gr < g.groups(); gr++) {
+            for (int kk = 0; kk < kpg; kk++) {
+                int src = (gr * kpg + kk) * kr;
+                for (int r = 0; r < kr; r++) {
+                    a[gr * rpad * kpg + r / MR * MR * kpg + kk * MR + r % MR] = w[src + r];
+                }
+            }
+        }
+        Planes pl = new Planes(g);
+        int[] offs = tasks.allocInts(g.groups() * rpad);
+        for (int gr = 0; gr < g.groups(); gr++) {
+            for (int r = 0; r < kr; r++) {
+                offs[gr * rpad + r] = pl.rowOffset(gr * cpg + r / kv, r % kv);
+            }
+        }
+        int positions = g.outSpatial();
+        int round = imagesPerRound(g, pl.floats);
+        float[] dq = tasks.alloc(round * pl.floats);
+        ThreadLocal<float[]> packed = ThreadLocal.withInitial(() -> tasks.alloc(DATA_BLOCKS * kpg * NR));
+        ThreadLocal<float[]> tiles = ThreadLocal.withInitial(() -> tasks.alloc(DATA_BLOCKS * MR * NR));
+        ThreadLocal<int[]> segments = ThreadLocal.withInitial(() -> tasks.allocInts(DATA_BLOCKS * 3 * NR));
+        // bands of output rows (of depth slices for 3D outputs), at least as tall as the kernel's reach in the planes, so
+        // that bands two apart add into disjoint rows: even bands run together, then odd ones, into one set of planes
+        int bd = g.out()[0] > 1 ? 0 : 1;
+        int extent = g.out()[bd];
+        int reach = g.dil()[bd] * (g.k()[bd] - 1) / g.s()[bd];
+        int bands = Math.max(1, Math.min(extent / Math.max(1, reach), 4 * tasks.threads()));
+        int bandPositions = bd == 0 ? g.out()[1] * g.out()[2] : g.out()[2];
+        for (int n0 = 0; n0 < g.n(); n0 += round) {
+            int firstImage = n0;
+            int images = Math.min(round, g.n() - n0);
+            for (int stage = 0; stage < 2; stage++) {
+                int first = stage;
+                int perImage = g.groups() * Math.ceilDiv(bands - first, 2);
+                tasks.run(images * perImage, t -> {
+                    int image = firstImage + t / perImage;
+                    int slot = t / perImage * pl.floats;
+                    int gr = t % perImage % g.groups();
+                    int band = first + 2 * (t % perImage / g.groups());
+                    int pStart = (int) ((long) extent * band / bands) * bandPositions;
+                    int pEnd = (int) ((long) extent * (band + 1) / bands) * bandPositions;
+                    float[] bp = packed.get();
+                    float[] c = tiles.get();
+                    int[] seg = segments.get();
+                    int[] nsegs = new int[DATA_BLOCKS];
+                    // DATA_BLOCKS blocks of 32 positions share each A panel (w^T streamed once per group of blocks)
+                    for (int q0 = pStart; q0 < pEnd; q0 += DATA_BLOCKS * NR) {
+                        int nb = Math.min(DATA_BLOCKS, Math.ceilDiv(pEnd - q0, NR));
+                        for (int j = 0; j < nb; j++) {
+                            int p0 = q0 + j * NR;
+                            int cols = Math.min(NR, pEnd - p0);
+                            int nseg = segments(g, pl, p0, cols, seg, j * 3 * NR);
+                            nsegs[j] = cols == NR && nseg == 1 ? 0 : nseg;
+                            int src = (image * g.cOut() + gr * kpg) * positions + p0;
+                            int b = j * kpg * NR;
+                            for (int kk = 0; kk < kpg; kk++, src += positions) {
+                                if (cols == NR) {
+                                    copyRow(dy, src, bp, b + kk * NR);
+                                } else {
+                                    System.arraycopy(dy, src, bp, b + kk * NR, cols);
+                                    java.util.Arrays.fill(bp, b + kk * NR + cols, b + kk * NR + NR, 0f);
+                                }
+                            }
+                        }
+                        for (int ir = 0; ir < panels; ir++) {
+                            for (int j = 0; j < nb; j++) {
+                                PackedGemm.tileStore(a, (gr * panels + ir) * MR * kpg, bp, j * kpg * NR, kpg, c,
+                                        j * MR * NR, NR);
+                            }
+                            int rows = Math.min(MR, kr - ir * MR);
+                            // block by block within a row: rows (c, kh, kw) and (c, kh, kw + s) overlap one float apart
+                            // in the planes, so the adds back to back go to different blocks
+                            for (int i = 0; i < rows; i++) {
+                                int row = slot + offs[gr * rpad + ir * MR + i];
+                                for (int j = 0; j < nb; j++) {
+                                    int from = (j * MR + i) * NR;
+                                    if (nsegs[j] == 0) {
+                                        addRow(c, from, dq, row + seg[j * 3 * NR + 1]);
+                                    } else {
+                                        for (int sg = 0; sg < nsegs[j]; sg++) {
+                                            int e = j * 3 * NR + 3 * sg;
+                                            addInto(c, from + seg[e], dq, row + seg[e + 1], seg[e + 2]);
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                });
+            }
+            int unfills = g.cIn() * pl.phases;
+            tasks.run(images * unfills, t -> unfill(g, pl, dq, t / unfills * pl.floats, dx, firstImage + t / unfills,
+                    t % unfills / pl.phases, t % pl.phases));
+        }
+    }
+
+    // The vector loops live in small methods of their own, not in the passes' large task lambdas: with the gather and the
+    // copies inline, backward-filter at times ran at a quarter of its speed for a whole JVM (C2 leaving Vector API calls
+    // uninlined in a method that large is the likely cause); not seen since, in 8 JVMs.
+
+    /** Pieces [i0, i1) of a position's col^T row, 8 lanes each: bp[row + dst[i] ..] = xp[base + src[i] ..]. */
+    private static void copyPieces8(float[] xp, int base, int[] src, int[] dst, int i0, int i1, float[] bp, int row) {
+        for (int i = i0; i < i1; i++) {
+            FloatVector.fromArray(FloatVector.SPECIES_256, xp, base + src[i]).intoArray(bp, row + dst[i]);
+        }
+    }
+
+    /** {@link #copyPieces8} with vectors of the preferred width. */
+    private static void copyPieces(float[] xp, int base, int[] src, int[] dst, int i0, int i1, float[] bp, int row) {
+        for (int i = i0; i < i1; i++) {
+            FloatVector.fromArray(S, xp, base + src[i]).intoArray(bp, row + dst[i]);
+        }
+    }
+
+    /**
+     * An A panel of backward-filter: ap[aOff + k * MR + i] = dy[at + map[i] + k] for k < kc, by gathers of
+     * {@link #PER_GATHER} positions; returns how many positions it packed (the rest are left to the caller).
+     */
+    private static int gatherPanel(float[] dy, int at, int[] map, int kc, float[] ap, int aOff) {
+        int k = 0;
+        for (; k + PER_GATHER <= kc; k += PER_GATHER) {
+            FloatVector.fromArray(S, dy, at + k, map, 0).intoArray(ap, aOff + k * MR);
+        }
+        return k;
+    }
+
+    /** bp[to .. to + NR) = dy[from .. from + NR). */
+    private static void copyRow(float[] dy, int from, float[] bp, int to) {
+        FloatVector.fromArray(S, dy, from).intoArray(bp, to);
+        FloatVector.fromArray(S, dy, from + L).intoArray(bp, to + L);
+    }
+
+    /** dq[d .. d + NR) += c[from .. from + NR). */
+    private static void addRow(float[] c, int from, float[] dq, int d) {
+        FloatVector.fromArray(S, dq, d).add(FloatVector.fromArray(S, c, from)).intoArray(dq, d);
+        FloatVector.fromArray(S, dq, d + L).add(FloatVector.fromArray(S, c, from + L)).intoArray(dq, d + L);
+    }
+
+    /** dst[d .. d + len) += src[s .. s + len), whole vectors and a masked one at the end. */
+    private static void addInto(float[] src, int s, float[] dst, int d, int len) {
+        int j = 0;
+        for (; j + L <= len; j += L) {
+            FloatVector.fromArray(S, dst, d + j).add(FloatVector.fromArray(S, src, s + j)).intoArray(dst, d + j);
+        }
+        if (j < len) {
+            VectorMask<Float> m = S.indexInRange(j, len);
+            FloatVector.fromArray(S, dst, d + j, m).add(FloatVector.fromArray(S, src, s + j, m)).intoArray(dst, d + j, m);
+        }
+    }
+
+    /**
+     * The adjoint of {@link Planes#fill} for one channel and phase: dx gets the planes' elements that are input
+     * positions, and those elements are cleared for the next image (the padding is never read).
+     */
+    private static void unfill(ConvGeometry g, Planes pl, float[] part, int at, float[] dx, int n, int c, int phase) {
+        int[] s = g.s();
+        int[] pad = g.pad();
+        int[] in = g.in();
+        int pw = phase % s[2];
+        int ph = phase / s[2] % s[1];
+        int pd = phase / s[2] / s[1];
+        int dst = (n * g.cIn() + c) * g.inSpatial();
+        int plane = at + (c * pl.phases + phase) * pl.planeQ;
+        int lo = Math.min(pl.q2, Math.max(0, Math.ceilDiv(pad[2] - pw, s[2])));
+        int hi = Math.max(lo, Math.min(pl.q2, Math.floorDiv(in[2] - 1 + pad[2] - pw, s[2]) + 1));
+        for (int zd = 0; zd < pl.q0; zd++) {
+            int id = zd * s[0] + pd - pad[0];
+            for (int zh = 0; zh < pl.q1; zh++) {
+                int ih = zh * s[1] + ph - pad[1];
+                if (id < 0 || id >= in[0] || ih < 0 || ih >= in[1] || lo >= hi) {
+                    continue;
+                }
+                int row = plane + (zd * pl.q1 + zh) * pl.q2;
+                int xr = dst + (id * in[1] + ih) * in[2] + pw - pad[2];
+                for (int zw = lo; zw < hi; zw++) {
+                    dx[xr + zw * s[2]] = part[row + zw];
+                }
+                java.util.Arrays.fill(part, row + lo, row + hi, 0f);
+            }
+        }
+    }
+}
