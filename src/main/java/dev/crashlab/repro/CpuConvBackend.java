@@ -348,6 +348,9 @@ public final class CpuConvBackend implements ConvBackend {
      */
     boolean overwrites(ConvGeometry g, GemmConv.Pass pass) {
         Impl impl = impl(g, pass);
+        if (impl == Impl.FEW) {
+            return true; // forward stores whole tiles, backward-filter assigns dw, backward-data copies its planes out
+        }
         if (pass == GemmConv.Pass.BACKWARD_FILTER) {
             return impl == Impl.SHIFT || impl == Impl.PACKED || impl == Impl.DIRECT;
         }
