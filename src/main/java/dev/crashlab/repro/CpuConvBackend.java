@@ -112,6 +112,8 @@ public final class CpuConvBackend implements ConvBackend {
             return GemmConv.describe();
         }
         return GemmConv.describe() + ", im2col rows taken from a padded, phase-split copy of the input (no gather) where the shape allows"
+                + (kernels == Kernels.AUTO || kernels == Kernels.FEW ? ", their own loops for layers with at most "
+                + FewChannelConv.MAX_CHANNELS + " input channels per group (a network's first layer)" : "")
                 + (kernels == Kernels.AUTO ? ", direct loops below " + GEMM_MIN_CHANNELS + " output channels per group"
                 : "");
     }
