@@ -111,4 +111,23 @@ public final class TextDecoding {
             return false;
         }
     }
+
+    private static final java.lang.invoke.VarHandle LONGS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * Tells whether {@code b[from, to)} holds a byte over 0x7F, eight bytes at a time (a byte loop OR-ing into an int is
+     * not turned into vector instructions: it ran at about 1 GB/s, a sixth of the reading pass).
+     */
+    public static boolean anyHigh(byte[] b, int from, int to) {
+        long or = 0;
+        int i = from;
+        for (int last = to - 8; i <= last; i += 8) {
+            or |= (long) LONGS.get(b, i);
+        }
+        for (; i < to; i++) {
+            or |= b[i];
+        }
+        return (or & 0x8080808080808080L) != 0;
+    }
 }

@@ -82,17 +82,11 @@ final class FewChannelConv {
 
         Planes(ConvGeometry g) {
             this.g = g;
-            int[] q = new int[3];
-            int ph = 1;
-            for (int d = 0; d < 3; d++) {
-                int ext = Math.max(g.pad()[d] + g.in()[d], (g.out()[d] - 1) * g.s()[d] + g.dil()[d] * (g.k()[d] - 1) + 1);
-                q[d] = Math.ceilDiv(ext, g.s()[d]);
-                ph *= g.s()[d];
-            }
+            int[] q = ShiftConv.planeGrid(g);
             q0 = q[0];
             q1 = q[1];
             q2 = q[2];
-            phases = ph;
+            phases = q[3];
             planeQ = q0 * q1 * q2;
             // vector reads start inside a plane and run at most a vector past the end of a row
             floats = Math.toIntExact((long) g.cIn() * phases * planeQ + 2L * NR);

@@ -58,6 +58,23 @@ final class ShiftConv {
 
     private ShiftConv() {}
 
+    /**
+     * The grid of the padded, stride-phase-split planes of {@code g}'s input: positions per phase along depth, height and
+     * width (each long enough for the padded input and for every output's taps), and the number of phases.
+     */
+    static int[] planeGrid(ConvGeometry g) {
+        int[] q = new int[4];
+        int ph = 1;
+        for (int d = 0; d < 3; d++) {
+            int ext = Math.max(g.pad()[d] + g.in()[d], (g.out()[d] - 1) * g.s()[d] + g.dil()[d] * (g.k()[d] - 1) + 1);
+            q[d] = Math.ceilDiv(ext, g.s()[d]);
+            ph *= g.s()[d];
+        }
+        q[3] = ph;
+        return q;
+    }
+
+
     /** The padded, phase-split copy of one image's input that rows are read from. */
     static final class Planes {
         final int q0;
@@ -70,17 +87,11 @@ final class ShiftConv {
 
         Planes(ConvGeometry g, int channels) {
             this.g = g;
-            int[] q = new int[3];
-            int ph = 1;
-            for (int d = 0; d < 3; d++) {
-                int ext = Math.max(g.pad()[d] + g.in()[d], (g.out()[d] - 1) * g.s()[d] + g.dil()[d] * (g.k()[d] - 1) + 1);
-                q[d] = Math.ceilDiv(ext, g.s()[d]);
-                ph *= g.s()[d];
-            }
+            int[] q = ShiftConv.planeGrid(g);
             q0 = q[0];
             q1 = q[1];
             q2 = q[2];
-            phases = ph;
+            phases = q[3];
             planeQ = q0 * q1 * q2;
             // reads for grid positions past the last output row run at most a plane row plus two tiles past the end
             floats = Math.toIntExact((long) channels * phases * planeQ + (long) q1 * q2 + 2L * NR);

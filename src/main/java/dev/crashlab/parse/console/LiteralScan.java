@@ -1,5 +1,7 @@
 package dev.crashlab.parse.console;
 
+import dev.crashlab.parse.TextDecoding;
+
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -326,20 +328,9 @@ final class LiteralScan {
     private static final java.lang.invoke.VarHandle LONGS =
             java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
-    /**
-     * Tells whether {@code b[from, to)} holds a byte over 0x7F, eight bytes at a time (a byte loop OR-ing into an int is
-     * not turned into vector instructions: it ran at about 1 GB/s, a sixth of the reading pass).
-     */
+    /** Tells whether {@code b[from, to)} holds a byte over 0x7F ({@link TextDecoding#anyHigh}). */
     static boolean anyHigh(byte[] b, int from, int to) {
-        long or = 0;
-        int i = from;
-        for (int last = to - 8; i <= last; i += 8) {
-            or |= (long) LONGS.get(b, i);
-        }
-        for (; i < to; i++) {
-            or |= b[i];
-        }
-        return (or & 0x8080808080808080L) != 0;
+        return TextDecoding.anyHigh(b, from, to);
     }
 
     /**

@@ -134,7 +134,7 @@ final class ModelCodeScanner {
             e--;
         }
         if (e - s >= 80) {
-            return anyHigh(b, s, e); // characters are fewer than bytes
+            return dev.crashlab.parse.TextDecoding.anyHigh(b, s, e); // characters are fewer than bytes
         }
         for (int i = s + 1; i < e; i++) {
             if (b[i] == '=') {
@@ -149,21 +149,6 @@ final class ModelCodeScanner {
         return false;
     }
 
-    private static final java.lang.invoke.VarHandle LONGS =
-            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
-
-    // a byte over 0x7F in b[from, to), eight at a time (most lines of a long log are ASCII and longer than 80 bytes)
-    private static boolean anyHigh(byte[] b, int from, int to) {
-        long or = 0;
-        int i = from;
-        for (int last = to - 8; i <= last; i += 8) {
-            or |= (long) LONGS.get(b, i);
-        }
-        for (; i < to; i++) {
-            or |= b[i];
-        }
-        return (or & 0x8080808080808080L) != 0;
-    }
 
     // what String.strip removes among ASCII characters (Character.isWhitespace)
     private static boolean asciiSpace(byte c) {
