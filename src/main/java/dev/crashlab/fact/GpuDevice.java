@@ -38,7 +38,9 @@ public record GpuDevice(Integer index, String name, String uuid, String busId, L
 
     public GpuDevice {
         throttleReasons = List.copyOf(throttleReasons);
-        unavailable = Map.copyOf(unavailable);
+        // sorted by field: the fact's JSON (stored, compared, hashed) is the same in every JVM (Map.copyOf's
+        // iteration order changes from one JVM start to the next)
+        unavailable = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(Map.copyOf(unavailable)));
         sources = List.copyOf(sources);
     }
 
