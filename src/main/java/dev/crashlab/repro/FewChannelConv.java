@@ -79,28 +79,24 @@ final class FewChannelConv {
         final int planeQ;
         final int floats;
         private final ConvGeometry g;
+        /** The same grid as the general loops' planes: their offsets and copy serve here too. */
+        private final ShiftConv.Planes grid;
 
         Planes(ConvGeometry g) {
             this.g = g;
-            int[] q = ShiftConv.planeGrid(g);
-            q0 = q[0];
-            q1 = q[1];
-            q2 = q[2];
-            phases = q[3];
-            planeQ = q0 * q1 * q2;
+            this.grid = new ShiftConv.Planes(g, g.cIn());
+            q0 = grid.q0;
+            q1 = grid.q1;
+            q2 = grid.q2;
+            phases = grid.phases;
+            planeQ = grid.planeQ;
             // vector reads start inside a plane and run at most a vector past the end of a row
             floats = Math.toIntExact((long) g.cIn() * phases * planeQ + 2L * NR);
         }
 
         /** Where im2col row (channel c, tap) starts, relative to output position (0, 0, 0) ({@link #position}). */
         int rowOffset(int c, int tap) {
-            int[] k = g.k();
-            int[] s = g.s();
-            int ed = tap / (k[1] * k[2]) * g.dil()[0];
-            int eh = tap / k[2] % k[1] * g.dil()[1];
-            int ew = tap % k[2] * g.dil()[2];
-            int phase = ((ed % s[0]) * s[1] + eh % s[1]) * s[2] + ew % s[2];
-            return (c * phases + phase) * planeQ + ((ed / s[0]) * q1 + eh / s[1]) * q2 + ew / s[2];
+            return grid.offset(c, tap);
         }
 
         /** The offset of output position (od, oh, ow) in every row. */
@@ -110,37 +106,7 @@ final class FewChannelConv {
 
         /** Writes phase {@code phase} of channel c of image n of x into {@code dst}, zeros where it is padding. */
         void fill(float[] x, int n, int c, int phase, float[] dst, int at) {
-            int[] s = g.s();
-            int[] pad = g.pad();
-            int[] in = g.in();
-            int pw = phase % s[2];
-            int ph = phase / s[2] % s[1];
-            int pd = phase / s[2] / s[1];
-            int src = (n * g.cIn() + c) * g.inSpatial();
-            int plane = at + (c * phases + phase) * planeQ;
-            int lo = Math.min(q2, Math.max(0, Math.ceilDiv(pad[2] - pw, s[2])));
-            int hi = Math.max(lo, Math.min(q2, Math.floorDiv(in[2] - 1 + pad[2] - pw, s[2]) + 1));
-            for (int zd = 0; zd < q0; zd++) {
-                int id = zd * s[0] + pd - pad[0];
-                for (int zh = 0; zh < q1; zh++) {
-                    int ih = zh * s[1] + ph - pad[1];
-                    int row = plane + (zd * q1 + zh) * q2;
-                    if (id < 0 || id >= in[0] || ih < 0 || ih >= in[1]) {
-                        java.util.Arrays.fill(dst, row, row + q2, 0f);
-                        continue;
-                    }
-                    java.util.Arrays.fill(dst, row, row + lo, 0f);
-                    int xr = src + (id * in[1] + ih) * in[2] + pw - pad[2];
-                    if (s[2] == 1) {
-                        System.arraycopy(x, xr + lo, dst, row + lo, hi - lo);
-                    } else {
-                        for (int zw = lo; zw < hi; zw++) {
-                            dst[row + zw] = x[xr + zw * s[2]];
-                        }
-                    }
-                    java.util.Arrays.fill(dst, row + hi, row + q2, 0f);
-                }
-            }
+            grid.fill(x, n, g.cIn(), c, phase, dst, at);
         }
     }
 

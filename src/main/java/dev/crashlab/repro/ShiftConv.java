@@ -129,6 +129,11 @@ final class ShiftConv {
          * left one of two threads idle for a third of the copy.
          */
         void fill(float[] x, int n, int cAll, int c, int phase, float[] dst) {
+            fill(x, n, cAll, c, phase, dst, 0);
+        }
+
+        /** As {@link #fill(float[], int, int, int, int, float[])}, into planes that start at {@code dst[at]}. */
+        void fill(float[] x, int n, int cAll, int c, int phase, float[] dst, int at) {
             int[] s = g.s();
             int[] pad = g.pad();
             int[] in = g.in();
@@ -137,7 +142,7 @@ final class ShiftConv {
             int pw = phase % s[2];
             int ph = phase / s[2] % s[1];
             int pd = phase / s[2] / s[1];
-            int plane = (c * phases + (pd * s[1] + ph) * s[2] + pw) * planeQ;
+            int plane = at + (c * phases + (pd * s[1] + ph) * s[2] + pw) * planeQ;
             // columns zw whose input column zw * s + pw - pad lies in [0, in)
             int lo = Math.min(q2, Math.max(0, Math.ceilDiv(pad[2] - pw, s[2])));
             int hi = Math.max(lo, Math.min(q2, Math.floorDiv(in[2] - 1 + pad[2] - pw, s[2]) + 1));
