@@ -72,27 +72,30 @@ export function App() {
             </svg>
             <span>CrashLab</span>
           </Link>
-          <nav aria-label="Main">
-            {can(session, 'reporter') && (
-              <NavLink to="/" active={!onBundles && !onKb && (path === '/' || path === '/upload')}>
-                Upload
+          {/* a signed-out visitor sees only the sign-in (or setup) page: links elsewhere would lead back to it */}
+          {session.kind === 'signed-in' && (
+            <nav aria-label="Main">
+              {can(session, 'reporter') && (
+                <NavLink to="/" active={!onBundles && !onKb && (path === '/' || path === '/upload')}>
+                  Upload
+                </NavLink>
+              )}
+              <NavLink to="/bundles" active={onBundles}>
+                Bundles
               </NavLink>
-            )}
-            <NavLink to="/bundles" active={onBundles}>
-              Bundles
-            </NavLink>
-            <NavLink to="/groups" active={path.startsWith('/groups')}>
-              Groups
-            </NavLink>
-            <NavLink to="/kb" active={onKb}>
-              Knowledge base
-            </NavLink>
-            {can(session, 'admin') && (
-              <NavLink to="/admin" active={path.startsWith('/admin')}>
-                Admin
+              <NavLink to="/groups" active={path.startsWith('/groups')}>
+                Groups
               </NavLink>
-            )}
-          </nav>
+              <NavLink to="/kb" active={onKb}>
+                Knowledge base
+              </NavLink>
+              {can(session, 'admin') && (
+                <NavLink to="/admin" active={path.startsWith('/admin')}>
+                  Admin
+                </NavLink>
+              )}
+            </nav>
+          )}
           {session.kind === 'signed-in' && (
             <div className="account-menu">
               <Link to="/account" className="nav-link" data-testid="account-link">

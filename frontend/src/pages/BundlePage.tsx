@@ -296,7 +296,9 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
             <p className="alert-detail">
               {diagnosing
                 ? `${bundle.progress.artifacts === 1 ? 'The file is read' : `All ${plural(bundle.progress.artifacts, 'file')} read`}; working out the likely causes.`
-                : `${bundle.progress.artifactsRead} of ${plural(bundle.progress.artifacts, 'file')} read so far.`}{' '}
+                : bundle.progress.artifacts === 1
+                  ? 'Reading its one file now.'
+                  : `${bundle.progress.artifactsRead} of ${plural(bundle.progress.artifacts, 'file')} read so far.`}{' '}
               {firstRead || diagnosing
                 ? 'The diagnosis appears here when it is done.'
                 : 'What is shown below is from the earlier reading until then.'}

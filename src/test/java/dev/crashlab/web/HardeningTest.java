@@ -26,6 +26,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -337,5 +340,31 @@ class HardeningTest {
             Thread.sleep(100);
         }
         assertThat(streams.open()).isZero();
+    }
+
+    @Test
+    void theConsoleLogLeavesOutTheTraceOfABrowserGoneMidWrite() {
+        List<Handler> handlers = new ArrayList<>();
+        collect(java.util.logging.Logger.getLogger("").getHandlers(), handlers);
+        Handler console = handlers.stream().filter(h -> h.getClass().getSimpleName().equals("ConsoleHandler")).findFirst()
+                .orElseThrow(() -> new AssertionError("no console handler among " + handlers));
+        LogRecord gone = new LogRecord(Level.SEVERE, "Exception in SSE server handling, impossible to send it to client");
+        gone.setLoggerName(ClientGoneLogFilter.SSE_WRITER);
+        gone.setThrown(new IllegalArgumentException("Stream no longer exists: 29"));
+        assertThat(console.getFilter()).as("the console handler's filter").isNotNull();
+        assertThat(console.getFilter().isLoggable(gone)).isFalse();
+        LogRecord other = new LogRecord(Level.SEVERE, "something else");
+        other.setLoggerName(ClientGoneLogFilter.SSE_WRITER);
+        other.setThrown(new IllegalStateException("boom"));
+        assertThat(console.getFilter().isLoggable(other)).isTrue();
+    }
+
+    private static void collect(Handler[] from, List<Handler> into) {
+        for (Handler h : from) {
+            into.add(h);
+            if (h instanceof org.jboss.logmanager.ExtHandler ext) {
+                collect(ext.getHandlers(), into);
+            }
+        }
     }
 }

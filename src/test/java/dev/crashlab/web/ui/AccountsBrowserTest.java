@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.AriaRole;
 import com.microsoft.playwright.options.Cookie;
@@ -61,6 +62,8 @@ class AccountsBrowserTest extends BrowserPageTest {
         // without a session, any page is the sign-in page (setup is open: the setup page without its code)
         p.navigate(index.toString() + "bundles");
         assertThat(p.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setName("Set up CrashLab"))).isVisible();
+        // no links to pages a signed-out visitor cannot see
+        assertThat(p.getByRole(AriaRole.NAVIGATION, new Page.GetByRoleOptions().setName("Main"))).hasCount(0);
 
         p.navigate(index.toURI().resolve(link.getPath() + "?" + link.getRawQuery()).toString());
         p.getByLabel("Admin user name").fill(ADMIN);
@@ -68,6 +71,8 @@ class AccountsBrowserTest extends BrowserPageTest {
         p.getByLabel("Password again").fill(PASSWORD);
         p.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Create admin and sign in")).click();
         assertThat(p.getByTestId("account-link")).hasText(ADMIN);
+        assertThat(p.getByRole(AriaRole.NAVIGATION, new Page.GetByRoleOptions().setName("Main"))
+                .getByRole(AriaRole.LINK, new Locator.GetByRoleOptions().setName("Bundles"))).isVisible();
         assertTrue(Files.notExists(file), "the used link's file is gone");
 
         Cookie session = p.context().cookies().stream().filter(c -> c.name.equals("crashlab_session")).findFirst().orElseThrow();
@@ -89,6 +94,7 @@ class AccountsBrowserTest extends BrowserPageTest {
         given().header("Authorization", "").cookie("crashlab_session", session.value).get("/api/auth/me").then().statusCode(401);
         p.reload();
         assertThat(p.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setName("Sign in to CrashLab"))).isVisible();
+        assertThat(p.getByRole(AriaRole.NAVIGATION, new Page.GetByRoleOptions().setName("Main"))).hasCount(0);
 
         // a wrong password is refused in words; the right one signs in again
         p.getByLabel("User name").fill(ADMIN);
