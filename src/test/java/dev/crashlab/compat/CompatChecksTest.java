@@ -116,6 +116,15 @@ class CompatChecksTest {
                 row("appliesWhenAWheelsBundledCudnnMeetsAnotherOnThePath", "multiple-cuda-versions",
                         List.of(build("torch", "1.12", "11.3", null, false), version("cudnn", "8.3.2", "log: compiled with"),
                                 version("cudnn", "8.0.3", "log: library path")), Result.MISMATCH, "cuDNN"),
+                row("appliesWhenTheBuildsCudnnIsOnTheLibraryPathBesideTheLoadedOne", "multiple-cuda-versions",
+                        List.of(version("cudnn", "7.1.1", "log: compiled with"), version("cudnn", "7.0.5", "log: runtime"),
+                                version("cudnn", "7.1.1", "env"), version("cudnn", "7.1.1", "log: library path")), Result.MISMATCH, "7.0", "7.1"),
+                row("appliesWhenAStatedCudnnIsNeitherTheLoadedNorTheCompiledOne", "multiple-cuda-versions",
+                        List.of(version("cudnn", "7.1.1", "log: compiled with"), version("cudnn", "7.0.5", "log: runtime"),
+                                version("cudnn", "7.4.2", "env")), Result.MISMATCH, "7.0", "7.4"),
+                row("doesNotApplyWhenTheListingStatesTheVersionTheFrameworkWasCompiledWith", "multiple-cuda-versions",
+                        List.of(version("cudnn", "7.1.1", "log: compiled with"), version("cudnn", "7.0.5", "log: runtime"),
+                                version("cudnn", "7.1.1", "env"), version("cuda-runtime", "9.1", "env")), Result.OK),
                 row("doesNotApplyWithOneVersion", "multiple-cuda-versions",
                         List.of(version("cuda-runtime", "11.2.152", "env"), version("nvcc", "11.2", "nvcc -V")), Result.OK));
     }
