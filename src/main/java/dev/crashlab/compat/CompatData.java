@@ -31,6 +31,7 @@ public record CompatData(Map<String, CsvTable> tables, List<KbProblem> problems)
     public static final String CUDNN_CUDA = "cudnn-cuda.csv";
     public static final String GPU_COMPUTE_CAPABILITY = "gpu-compute-capability.csv";
     public static final String GPU_THROUGHPUT = "gpu-throughput.csv";
+    public static final String CUDA_LIBRARY_MAJORS = "cuda-library-majors.csv";
 
     /** The required columns of each known table. */
     static final Map<String, List<String>> COLUMNS = Map.of(
@@ -39,7 +40,8 @@ public record CompatData(Map<String, CsvTable> tables, List<KbProblem> problems)
             CUDA_DRIVER_MIN, List.of("cuda", "linux_min", "windows_min", "kind", "source"),
             CUDNN_CUDA, List.of("cudnn", "cuda_major", "cuda_min", "cuda_max", "source"),
             GPU_COMPUTE_CAPABILITY, List.of("pattern", "compute_capability", "source"),
-            GPU_THROUGHPUT, List.of("pattern", "fp32_tflops", "fp16_tflops", "source"));
+            GPU_THROUGHPUT, List.of("pattern", "fp32_tflops", "fp16_tflops", "source"),
+            CUDA_LIBRARY_MAJORS, List.of("library", "major", "cuda_min", "cuda_max", "source"));
 
     public CompatData {
         tables = Map.copyOf(tables);

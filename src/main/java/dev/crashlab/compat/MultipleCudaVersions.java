@@ -45,6 +45,7 @@ final class MultipleCudaVersions implements CompatCheck {
                 }
             }
         }
+        dropStatedBuildVersion(s, cudnn);
         if (cuda.size() > 1 || cudnn.size() > 1) {
             Map<String, Observed> many = cuda.size() > 1 ? cuda : cudnn;
             List<Fact> facts = new ArrayList<>();
@@ -57,6 +58,40 @@ final class MultipleCudaVersions implements CompatCheck {
         }
         return CompatOutcome.ok(ID, "one CUDA version visible (" + cuda.keySet().iterator().next() + ")",
                 List.of(cuda.values().iterator().next().fact()));
+    }
+
+    /**
+     * When the framework's log names the cuDNN it loaded at run time, a listing's statement of the version it was
+     * compiled with is the reporter's expectation, not a second copy the machine showed: the two differing is the
+     * version mismatch itself ({@code cudnn-vs-framework-build}). A second copy needs the machine to show it (a library
+     * path, a loaded or listed file).
+     */
+    private static void dropStatedBuildVersion(SoftwareStack s, Map<String, Observed> cudnn) {
+        boolean loggedRuntime = s.cudnnPresent().stream().anyMatch(o -> origin(o).equals("log: runtime"));
+        if (!loggedRuntime) {
+            return;
+        }
+        for (Observed w : s.cudnnWanted()) {
+            if (!origin(w).equals("log: compiled with") || Versions.parse(w.value()) == null) {
+                continue;
+            }
+            String compiled = Versions.majorMinor(w.value());
+            Observed seen = cudnn.get(compiled);
+            boolean shownElsewhere = s.cudnnPresent().stream().anyMatch(o -> !isStatement(o) && Versions.parse(o.value()) != null
+                    && Versions.majorMinor(o.value()).equals(compiled));
+            if (seen != null && isStatement(seen) && !shownElsewhere) {
+                cudnn.remove(compiled);
+            }
+        }
+    }
+
+    private static String origin(Observed o) {
+        return o.fact() instanceof dev.crashlab.fact.VersionFact v && v.origin() != null ? v.origin().toLowerCase(java.util.Locale.ROOT) : "";
+    }
+
+    /** A plain {@code key: value} statement of an environment listing (what the reporter says is installed). */
+    private static boolean isStatement(Observed o) {
+        return origin(o).equals("env");
     }
 
     private static boolean loadedFromPath(List<Observed> present) {

@@ -117,6 +117,17 @@ class CompatDataFilesTest {
     }
 
     @Test
+    void libraryMajorRowsNameAMathLibraryWithAnOrderedCudaRange() {
+        for (Row r : DATA.rows(CompatData.CUDA_LIBRARY_MAJORS)) {
+            String at = CompatData.CUDA_LIBRARY_MAJORS + ":" + r.line();
+            assertThat(r.get("library")).as(at).matches("cufft|curand|cusolver");
+            assertThat(r.get("major")).as(at).matches("\\d{1,2}");
+            assertDotted(at, r, "cuda_min", "cuda_max");
+            assertOrdered(at, r.get("cuda_min"), r.get("cuda_max"));
+        }
+    }
+
+    @Test
     void gpuPatternsCompileAndNameDottedCapabilities() {
         for (Row r : DATA.rows(CompatData.GPU_COMPUTE_CAPABILITY)) {
             String at = CompatData.GPU_COMPUTE_CAPABILITY + ":" + r.line();
