@@ -118,11 +118,15 @@ public final class SoftwareStack {
     /**
      * Decodes the version in a Windows CUDA DLL name: {@code cudart64_110} = 11.0, {@code cudart64_101} = 10.1,
      * {@code cudart64_80} = 8.0, {@code cudart64_12} = 12 (CUDA 12 names only the major); the math libraries
-     * carry their own major ({@code cusolver64_11}), which is not the toolkit's.
+     * carry their own major since CUDA 10.1 ({@code cusolver64_11}), which is not the toolkit's; before it they
+     * carried the toolkit's ({@code cublas64_100} = 10.0, {@code cufft64_90} = 9.0, {@code cublas64_80} = 8.0).
      */
     static String windowsCudaVersion(String lib, String digits) {
         if (!lib.equalsIgnoreCase("cudart") && !lib.equalsIgnoreCase("nvrtc")) {
-            return digits.length() >= 3 ? digits.substring(0, digits.length() - 1) + "." + digits.charAt(digits.length() - 1) : digits;
+            boolean toolkitBefore10 = digits.length() == 2 && digits.charAt(0) >= '6' && digits.charAt(0) <= '9';
+            return digits.length() >= 3 || toolkitBefore10
+                    ? digits.substring(0, digits.length() - 1) + "." + digits.charAt(digits.length() - 1)
+                    : digits;
         }
         if (digits.length() == 2 && digits.charAt(0) == '1' && digits.charAt(1) >= '2') {
             return digits; // cudart64_12.dll: CUDA 12 and later name the major only

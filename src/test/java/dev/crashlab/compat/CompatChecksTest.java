@@ -188,5 +188,11 @@ class CompatChecksTest {
         assertThat(SoftwareStack.windowsCudaVersion("cudart", "101")).isEqualTo("10.1");
         assertThat(SoftwareStack.windowsCudaVersion("cudart", "80")).isEqualTo("8.0");
         assertThat(SoftwareStack.windowsCudaVersion("cudart", "12")).isEqualTo("12");
+        // the math libraries carried the toolkit's version up to CUDA 10.0, their own major after it
+        assertThat(SoftwareStack.windowsCudaVersion("cufft", "90")).isEqualTo("9.0");
+        assertThat(SoftwareStack.windowsCudaVersion("cublas", "92")).isEqualTo("9.2");
+        assertThat(SoftwareStack.windowsCudaVersion("cublas", "100")).isEqualTo("10.0");
+        assertThat(SoftwareStack.windowsCudaVersion("cusolver", "11")).isEqualTo("11");
+        assertThat(SoftwareStack.windowsCudaVersion("cufft", "10")).isEqualTo("10");
     }
 }
