@@ -36,11 +36,19 @@ public final class ReproBench {
     static final String DEFAULT_MODEL = "../shared/corpus/model-configs/keras3-functional-unet-conv2dtranspose-to_json.json";
 
     /**
-     * Layers to measure, for development: the rows whose layer name contains one of these comma-separated strings
-     * (system property {@code crashlab.bench.rows}, e.g. {@code 1x1,3x3}); empty measures every row, the model and CUDA.
+     * Rows to measure, for development: those whose layer name and pass ("conv1 7x7 3->64 224x224 s2 backward-filter")
+     * contain one of these comma-separated strings (system property {@code crashlab.bench.rows}, e.g. {@code 1x1,3x3}
+     * or {@code s2 backward-filter}); empty measures every row, the model and CUDA.
      */
     static final List<String> ROWS = Arrays.stream(System.getProperty("crashlab.bench.rows", "").split(","))
             .filter(s -> !s.isBlank()).toList();
+
+    private static final List<String> PASSES = List.of("forward", "backward-data", "backward-filter");
+
+    /** Whether the row "layer pass" is measured: {@link #ROWS} is empty or one of its strings is part of it. */
+    private static boolean selected(String row) {
+        return ROWS.isEmpty() || ROWS.stream().anyMatch(row::contains);
+    }
 
     /** Arguments: [batch] [runs] [model file]. */
     public static void main(String[] args) throws Exception {
@@ -61,7 +69,7 @@ public final class ReproBench {
             // time the process clock counts, do not weigh on whichever row happens to come first
             List<Row> rows = new ArrayList<>();
             for (ConvProblem p : layers) {
-                if (!ROWS.isEmpty() && ROWS.stream().noneMatch(p.name()::contains)) {
+                if (!ROWS.isEmpty() && PASSES.stream().noneMatch(pass -> selected(p.name() + " " + pass))) {
                     continue;
                 }
                 SplittableRandom r = new SplittableRandom(7);
@@ -77,6 +85,7 @@ public final class ReproBench {
                 rows.add(new Row(p, "backward-data", gflop, () -> cpu.backwardData(p, dy, w, dx)));
                 rows.add(new Row(p, "backward-filter", gflop, () -> cpu.backwardFilter(p, x, dy, dw)));
             }
+            rows.removeIf(row -> !selected(row.p().name() + " " + row.pass()));
             for (int round = 0; round < 3; round++) {
                 for (Row row : rows) {
                     row.body().run();
