@@ -36,11 +36,19 @@ public final class ReproBench {
     static final String DEFAULT_MODEL = "../shared/corpus/model-configs/keras3-functional-unet-conv2dtranspose-to_json.json";
 
     /**
-     * Layers to measure, for development: the rows whose layer name contains one of these comma-separated strings
-     * (system property {@code crashlab.bench.rows}, e.g. {@code 1x1,3x3}); empty measures every row, the model and CUDA.
+     * Rows to measure, for development: those whose layer name and pass ("conv1 7x7 3->64 224x224 s2 backward-filter")
+     * contain one of these comma-separated strings (system property {@code crashlab.bench.rows}, e.g. {@code 1x1,3x3}
+     * or {@code s2 backward-filter}); empty measures every row, the model and CUDA.
      */
     static final List<String> ROWS = Arrays.stream(System.getProperty("crashlab.bench.rows", "").split(","))
             .filter(s -> !s.isBlank()).toList();
+
+    private static final List<String> PASSES = List.of("forward", "backward-data", "backward-filter");
+
+    /** Whether the row "layer pass" is measured: {@link #ROWS} is empty or one of its strings is part of it. */
+    private static boolean selected(String row) {
+        return ROWS.isEmpty() || ROWS.stream().anyMatch(row::contains);
+    }
 
     /** Arguments: [batch] [runs] [model file]. */
     public static void main(String[] args) throws Exception {
@@ -53,15 +61,15 @@ public final class ReproBench {
             problem("1x1 256->64 56x56", batch, 256, 56, 64, 1, 1, 0),
             problem("conv1 7x7 3->64 224x224 s2", batch, 3, 224, 64, 7, 2, 3),
         };
-        try (CpuConvBackend cpu = new CpuConvBackend(threads)) {
+        try (CpuConvBackend cpu = new CpuConvBackend(threads); PeakRounds peakRounds = new PeakRounds(threads)) {
             Rate before = peakGflops(threads);
-            List<String> lines = new ArrayList<>();
+            List<Measured> lines = new ArrayList<>();
             // every row's passes are built first and run untimed once round (each then gets its own 2 s of warm-up):
             // the loops the rows share are compiled before the first row is timed, so the JIT's threads, whose CPU
             // time the process clock counts, do not weigh on whichever row happens to come first
             List<Row> rows = new ArrayList<>();
             for (ConvProblem p : layers) {
-                if (!ROWS.isEmpty() && ROWS.stream().noneMatch(p.name()::contains)) {
+                if (!ROWS.isEmpty() && PASSES.stream().noneMatch(pass -> selected(p.name() + " " + pass))) {
                     continue;
                 }
                 SplittableRandom r = new SplittableRandom(7);
@@ -77,13 +85,15 @@ public final class ReproBench {
                 rows.add(new Row(p, "backward-data", gflop, () -> cpu.backwardData(p, dy, w, dx)));
                 rows.add(new Row(p, "backward-filter", gflop, () -> cpu.backwardFilter(p, x, dy, dw)));
             }
+            rows.removeIf(row -> !selected(row.p().name() + " " + row.pass()));
             for (int round = 0; round < 3; round++) {
                 for (Row row : rows) {
                     row.body().run();
                 }
             }
+            peakRounds.round(); // compiles the peak loop before the first row's first peak round
             for (Row row : rows) {
-                lines.add(measure(row.p(), row.pass(), row.gflop(), runs, row.body()));
+                lines.add(measure(row.p(), row.pass(), row.gflop(), runs, row.body(), peakRounds));
             }
             // the peak after the rows as well as before, the better of the two: the machine's load changes in between
             Rate after = peakGflops(threads);
@@ -91,20 +101,21 @@ public final class ReproBench {
             System.out.printf(Locale.ROOT, "%nrepro benchmark: CPU backend (%s), batch %d, %d thread(s), float32, median of %d"
                     + " samples of at least 1 CPU-second each, after at least 2 s of warm-up per pass; load average %s%n",
                     cpu.kernelsDescription(), batch, threads, runs, loadAverage());
-            System.out.printf(Locale.ROOT, "peer: the FMA peak on the same %d thread(s) in this JVM (the better of a %d-lane"
-                    + " Vector API loop with 12 accumulators in registers and a vectorised Java loop), the best round"
-                    + " before and after the rows: %.1f GFLOP/s wall, %.1f GFLOP per CPU-second%n", threads, VectorPeak.LANES, peak.wall(), peak.perCpuSecond());
+            System.out.printf(Locale.ROOT, "peer: the FMA peak on the same %d thread(s) in this JVM: a %d-lane Vector API loop"
+                    + " with 12 accumulators in registers, one round of at least %.1f CPU-second right before each of a row's"
+                    + " samples ('peak' is the median of a row's rounds); for reference, the best round before and after all"
+                    + " the rows (the better of that loop and a vectorised Java loop): %.1f GFLOP/s wall, %.1f GFLOP per"
+                    + " CPU-second%n", threads, VectorPeak.LANES, PEAK_ROUND_CPU_NANOS / 1e9, peak.wall(), peak.perCpuSecond());
             System.out.println("(per CPU-second divides by the CPU time this process used, so other load on the machine skews"
-                    + " it less than wall time; 'x peak' is the row's median GFLOP per CPU-second over the peak's, 'range'"
-                    + " the lowest and highest sample's)");
-            System.out.printf(Locale.ROOT, "%-28s %-16s %10s %10s %12s %8s %12s%n", "layer", "pass", "ms", "GFLOP/s",
-                    "GFLOP/cpu-s", "x peak", "range");
-            for (String line : lines) {
-                String[] f = line.split("\t");
-                double perCpu = Double.parseDouble(f[4]);
-                double peakCpu = peak.perCpuSecond();
-                System.out.printf(Locale.ROOT, "%-28s %-16s %10s %10s %12.1f %8.2f %5.2f-%-5.2f%n", f[0], f[1], f[2], f[3],
-                        perCpu, perCpu / peakCpu, Double.parseDouble(f[5]) / peakCpu, Double.parseDouble(f[6]) / peakCpu);
+                    + " it less than wall time; 'x peak' is the row's median GFLOP per CPU-second over the median of the peak"
+                    + " rounds interleaved with its samples, so a change in the machine's speed during the run (its clock,"
+                    + " another guest on the same core) moves both sides; 'range' is the lowest and highest sample's ratio to"
+                    + " the peak round right before it)");
+            System.out.printf(Locale.ROOT, "%-28s %-16s %10s %10s %12s %8s %8s %12s%n", "layer", "pass", "ms", "GFLOP/s",
+                    "GFLOP/cpu-s", "peak", "x peak", "range");
+            for (Measured m : lines) {
+                System.out.printf(Locale.ROOT, "%-28s %-16s %10.1f %10.1f %12.1f %8.1f %8.2f %5.2f-%-5.2f%n", m.p().name(),
+                        m.pass(), m.ms(), m.wall(), m.perCpu(), m.peak(), m.perCpu() / m.peak(), m.lowRatio(), m.highRatio());
             }
             if (!ROWS.isEmpty()) {
                 return; // a partial run, for development: no whole-model or CUDA rows
@@ -220,12 +231,19 @@ public final class ReproBench {
     /** CPU time one sample of a pass runs for: the process clock advances in scheduler ticks (10 ms here). */
     static final long SAMPLE_CPU_NANOS = 1_000_000_000L;
 
+    /** CPU time of the peak round run right before each sample of a row. */
+    static final long PEAK_ROUND_CPU_NANOS = 500_000_000L;
+
+    /** One row's figures: ms per run, GFLOP/s wall, GFLOP per CPU-second (medians), the peak rounds' median, ratios. */
+    private record Measured(ConvProblem p, String pass, double ms, double wall, double perCpu, double peak,
+            double lowRatio, double highRatio) {}
+
     // Times one pass: untimed runs for at least 2 s (the JIT compiles the kernels), then `runs` samples, each as
     // many back-to-back runs as take at least SAMPLE_CPU_NANOS of process CPU time (one run of a layer takes
-    // 10-100 ms, a few ticks of the process clock: timed alone it read 0, 1 or 2 ticks); returns "layer, pass,
-    // ms per run, GFLOP/s wall, then GFLOP per CPU-second: median, lowest, highest" tab-separated (medians over
-    // the samples).
-    private static String measure(ConvProblem p, String pass, double gflop, int runs, Pass body) throws Exception {
+    // 10-100 ms, a few ticks of the process clock: timed alone it read 0, 1 or 2 ticks), each right after a peak
+    // round on the same threads, so that the row and its peer are measured in the same minutes of the machine's life.
+    private static Measured measure(ConvProblem p, String pass, double gflop, int runs, Pass body, PeakRounds peak)
+            throws Exception {
         long warm = System.nanoTime();
         int warmRuns = 0;
         while (warmRuns < 3 || System.nanoTime() - warm < 2_000_000_000L) {
@@ -234,8 +252,11 @@ public final class ReproBench {
         }
         double[] wall = new double[runs];
         double[] perCpu = new double[runs];
+        double[] peaks = new double[runs];
+        double[] ratios = new double[runs];
         double[] ms = new double[runs];
         for (int i = 0; i < runs; i++) {
+            peaks[i] = peak.round();
             long c0 = processCpuNanos();
             long t0 = System.nanoTime();
             int n = 0;
@@ -249,13 +270,55 @@ public final class ReproBench {
             ms[i] = seconds * 1e3 / n;
             wall[i] = gflop * n / seconds;
             perCpu[i] = gflop * n / (c / 1e9);
+            ratios[i] = perCpu[i] / peaks[i];
         }
         Arrays.sort(wall);
         Arrays.sort(ms);
-        double[] sorted = perCpu.clone();
-        Arrays.sort(sorted);
-        return String.format(Locale.ROOT, "%s\t%s\t%.1f\t%.1f\t%.3f\t%.3f\t%.3f", p.name(), pass, ms[runs / 2],
-                wall[runs / 2], sorted[runs / 2], sorted[0], sorted[runs - 1]);
+        Arrays.sort(perCpu);
+        Arrays.sort(peaks);
+        Arrays.sort(ratios);
+        return new Measured(p, pass, ms[runs / 2], wall[runs / 2], perCpu[runs / 2], peaks[runs / 2], ratios[0],
+                ratios[runs - 1]);
+    }
+
+    /**
+     * Rounds of the Vector API peak loop on a pool of its own with the backend's thread count, each at least {@link
+     * #PEAK_ROUND_CPU_NANOS} of process CPU time, for the rounds interleaved with a row's samples.
+     */
+    static final class PeakRounds implements AutoCloseable {
+        private final ForkJoinPool pool;
+        private final int threads;
+        private int reps = 1000;
+
+        PeakRounds(int threads) {
+            this.threads = threads;
+            this.pool = new ForkJoinPool(threads);
+        }
+
+        /** One round; returns its GFLOP per CPU-second. */
+        double round() {
+            while (true) {
+                int n = reps;
+                long c0 = processCpuNanos();
+                double sink = pool.submit(() -> IntStream.range(0, threads).parallel()
+                        .mapToDouble(t -> VectorPeak.run(n)).sum()).join();
+                long cpu = processCpuNanos() - c0;
+                if (sink == 42.4242) {
+                    System.out.print(""); // keeps the result live
+                }
+                if (cpu < PEAK_ROUND_CPU_NANOS) {
+                    reps = (int) Math.min(Integer.MAX_VALUE / 2, reps * Math.max(2, Math.ceil(1.2 * PEAK_ROUND_CPU_NANOS
+                            / Math.max(cpu, 1e5))));
+                    continue;
+                }
+                return VectorPeak.FLOP_PER_REP * n * threads / 1e9 / (cpu / 1e9);
+            }
+        }
+
+        @Override
+        public void close() {
+            pool.shutdownNow();
+        }
     }
 
     /**
