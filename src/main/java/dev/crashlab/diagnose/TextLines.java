@@ -165,9 +165,9 @@ public final class TextLines {
         private long headChars;
         private long tailChars;
         private long n;
-        // the tail: a queue of lines (circular arrays), their ASCII bytes in a byte ring, other lines as strings
+        // the tail: a queue of lines (circular arrays), their ASCII bytes in a byte ring, one after the other from
+        // ringStart (the oldest line's), other lines as strings
         private final long[] number;
-        private final long[] at;
         private final int[] bytes;
         private final int[] chars;
         private final String[] decoded;
@@ -185,7 +185,6 @@ public final class TextLines {
             this.maxChars = maxChars;
             int cap = tailLines + 1;
             number = new long[cap];
-            at = new long[cap];
             bytes = new int[cap];
             chars = new int[cap];
             decoded = new String[cap];
@@ -225,8 +224,9 @@ public final class TextLines {
             number[slot] = n;
             chars[slot] = keptChars;
             bytes[slot] = keptBytes;
-            decoded[slot] = text;
-            at[slot] = ringEnd;
+            if (text != null) {
+                decoded[slot] = text; // an ASCII line's slot is null already (cleared when its last line left)
+            }
             if (keptBytes > 0) {
                 append(b, off, keptBytes);
             }
@@ -234,10 +234,12 @@ public final class TextLines {
             tailChars += keptChars;
             while (count > tailLines || (count > 0 && headChars + tailChars > maxChars)) {
                 tailChars -= chars[first];
-                decoded[first] = null;
+                ringStart += bytes[first];
+                if (decoded[first] != null) {
+                    decoded[first] = null;
+                }
                 first = first + 1 == number.length ? 0 : first + 1;
                 count--;
-                ringStart = count > 0 ? at[first] : ringEnd;
             }
         }
 
@@ -260,7 +262,9 @@ public final class TextLines {
             int start = ringIndex(ringEnd, ring.length);
             int first = Math.min(len, ring.length - start);
             System.arraycopy(b, off, ring, start, first);
-            System.arraycopy(b, off + first, ring, 0, len - first);
+            if (first < len) {
+                System.arraycopy(b, off + first, ring, 0, len - first);
+            }
             ringEnd += len;
         }
 
@@ -286,11 +290,14 @@ public final class TextLines {
             List<TextLine> out = new ArrayList<>(head.size() + count);
             out.addAll(head);
             byte[] tmp = new byte[MAX_LINE];
+            long at = ringStart;
             for (int k = 0; k < count; k++) {
                 int slot = (first + k) % number.length;
                 String text = decoded[slot];
+                long from = at;
+                at += bytes[slot];
                 if (text == null) {
-                    copyOut(at[slot], tmp, 0, bytes[slot], ring);
+                    copyOut(from, tmp, 0, bytes[slot], ring);
                     text = new String(tmp, 0, bytes[slot], java.nio.charset.StandardCharsets.ISO_8859_1);
                 }
                 out.add(new TextLine(artifact, number[slot], text));
