@@ -167,6 +167,7 @@ public final class TextLines {
         private long n;
         // the tail: a queue of lines (circular arrays), their ASCII bytes in a byte ring, one after the other from
         // ringStart (the oldest line's), other lines as strings
+        private final int mask;
         private final long[] number;
         private final int[] bytes;
         private final int[] chars;
@@ -183,7 +184,10 @@ public final class TextLines {
             this.headLines = headLines;
             this.tailLines = tailLines;
             this.maxChars = maxChars;
-            int cap = tailLines + 1;
+            // a power of two over tailLines: a slot is an index masked, with no wrap-around test whose first taking would
+            // send the compiled code back to the interpreter in the middle of a long file
+            int cap = Integer.highestOneBit(Math.max(tailLines, 1)) << 1;
+            mask = cap - 1;
             number = new long[cap];
             bytes = new int[cap];
             chars = new int[cap];
@@ -216,11 +220,7 @@ public final class TextLines {
             if (tailLines == 0) {
                 return;
             }
-            // the queue wraps without a division per line (first + count < 2 * length)
-            int slot = first + count;
-            if (slot >= number.length) {
-                slot -= number.length;
-            }
+            int slot = (first + count) & mask;
             number[slot] = n;
             chars[slot] = keptChars;
             bytes[slot] = keptBytes;
@@ -238,7 +238,7 @@ public final class TextLines {
                 if (decoded[first] != null) {
                     decoded[first] = null;
                 }
-                first = first + 1 == number.length ? 0 : first + 1;
+                first = (first + 1) & mask;
                 count--;
             }
         }
@@ -262,9 +262,7 @@ public final class TextLines {
             int start = ringIndex(ringEnd, ring.length);
             int first = Math.min(len, ring.length - start);
             System.arraycopy(b, off, ring, start, first);
-            if (first < len) {
-                System.arraycopy(b, off + first, ring, 0, len - first);
-            }
+            System.arraycopy(b, off + first, ring, 0, len - first);
             ringEnd += len;
         }
 
@@ -292,7 +290,7 @@ public final class TextLines {
             byte[] tmp = new byte[MAX_LINE];
             long at = ringStart;
             for (int k = 0; k < count; k++) {
-                int slot = (first + k) % number.length;
+                int slot = (first + k) & mask;
                 String text = decoded[slot];
                 long from = at;
                 at += bytes[slot];
