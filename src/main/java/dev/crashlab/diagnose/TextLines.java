@@ -251,13 +251,16 @@ public final class TextLines {
                     size *= 2;
                 }
                 byte[] grown = new byte[(int) Math.min(size, Integer.MAX_VALUE - 8)];
-                copyOut(ringStart, grown, 0, (int) (ringEnd - ringStart), ring);
-                // re-base: absolute positions stay, the new ring maps them modulo its own length
-                byte[] rebased = new byte[grown.length];
-                for (long p = ringStart, i = 0; p < ringEnd; p++, i++) {
-                    rebased[(int) (p % rebased.length)] = grown[(int) i];
-                }
-                ring = rebased;
+                int live = (int) (ringEnd - ringStart);
+                byte[] linear = new byte[live];
+                copyOut(ringStart, linear, 0, live, ring);
+                // re-base: absolute positions stay, the new ring maps them modulo its own length (one wrap at most: the
+                // live bytes are fewer than its length), copied as two runs
+                int at = ringIndex(ringStart, grown.length);
+                int first = Math.min(live, grown.length - at);
+                System.arraycopy(linear, 0, grown, at, first);
+                System.arraycopy(linear, first, grown, 0, live - first);
+                ring = grown;
             }
             int start = ringIndex(ringEnd, ring.length);
             int first = Math.min(len, ring.length - start);
