@@ -43,6 +43,10 @@ final class FactsCommand implements Callable<Integer> {
             description = "print the literals the reading pass's one scan looks for in a console log, one per line, and exit (scripts/bench facts gives them to grep)")
     boolean printPrefilter;
 
+    @Option(names = "--stats-pass-first", hidden = true,
+            description = "with --stats: time the reading pass first in this JVM, before each parser alone (scripts/bench facts)")
+    boolean passFirst;
+
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -70,39 +74,26 @@ final class FactsCommand implements Callable<Integer> {
         try {
             var threads = java.lang.management.ManagementFactory.getThreadMXBean();
             Map<String, long[]> perParser = new java.util.LinkedHashMap<>();
-            if (stats) {
+            if (stats && !passFirst) {
                 timeEachParser(paths, perParser, threads); // each parser alone, for scripts/bench facts
             }
-            long[] started = {System.nanoTime()};
-            // the whole process's CPU: the reading pass runs its consumers on virtual threads, and GC and JIT count too
-            long[] cpuStarted = {processCpuNanos()};
-            // timed from after unpacking: staging a loose file copies and hashes it, as an upload does, not the reading
-            BundleFacts read = OfflineBundle.readFacts(paths, p -> false, () -> {
-                started[0] = System.nanoTime();
-                cpuStarted[0] = processCpuNanos();
-            });
+            TimedRead first = timedRead(paths);
+            BundleFacts read = first.facts();
             List<ArtifactFacts> results = read.artifacts().stream()
                     .map(a -> new ArtifactFacts(a.path(), a.type(), a.facts(), a.problemMessages())).toList();
-            long bytes = read.artifacts().stream().mapToLong(ArtifactRead::bytesRead).sum();
             if (stats) {
-                double seconds = (System.nanoTime() - started[0]) / 1e9;
-                double cpu = (processCpuNanos() - cpuStarted[0]) / 1e9;
-                err.printf(java.util.Locale.ROOT, "stats: bytes=%d seconds=%.3f cpu_seconds=%.3f mb_per_s=%.1f peak_heap_mib=%.1f%n",
-                        bytes, seconds, cpu, bytes / 1e6 / seconds, peakHeapBytes() / 1048576.0);
+                // the first reading in this JVM pays for loading and compiling its code as it goes (with --stats-pass-first
+                // nothing ran before it; else each parser alone ran first, compiling the code they share with it)
+                err.println(first.line("stats", read) + " first_in_jvm=" + passFirst);
+                if (passFirst) {
+                    timeEachParser(paths, perParser, threads);
+                }
                 perParser.forEach((name, t) -> err.printf(java.util.Locale.ROOT, "stats-parser: name=%s seconds=%.3f cpu_seconds=%.3f%n",
                         name, t[0] / 1e9, t[1] / 1e9));
                 // the same reading once more in this JVM, its code compiled by now: what a server that has read a few
-                // bundles spends (the first pass above also pays the JIT compiling the reading code as it goes)
-                long[] again = {System.nanoTime(), processCpuNanos()};
-                BundleFacts second = OfflineBundle.readFacts(paths, p -> false, () -> {
-                    again[0] = System.nanoTime();
-                    again[1] = processCpuNanos();
-                });
-                double againSeconds = (System.nanoTime() - again[0]) / 1e9;
-                double againCpu = (processCpuNanos() - again[1]) / 1e9;
-                long againBytes = second.artifacts().stream().mapToLong(ArtifactRead::bytesRead).sum();
-                err.printf(java.util.Locale.ROOT, "stats-again: bytes=%d seconds=%.3f cpu_seconds=%.3f mb_per_s=%.1f peak_heap_mib=%.1f%n",
-                        againBytes, againSeconds, againCpu, againBytes / 1e6 / againSeconds, peakHeapBytes() / 1048576.0);
+                // bundles spends
+                TimedRead again = timedRead(paths);
+                err.println(again.line("stats-again", again.facts()));
                 err.flush();
             }
             if (json) {
@@ -119,6 +110,32 @@ final class FactsCommand implements Callable<Integer> {
             err.println("crashlab facts: refused: " + e.getMessage());
             return 2;
         }
+    }
+
+    /** One timed reading: wall and whole-JVM CPU seconds, and the CPU seconds of the JIT compiler and GC threads in them. */
+    private record TimedRead(BundleFacts facts, double seconds, double cpu, double jitCpu, double gcCpu) {
+        String line(String label, BundleFacts read) {
+            long bytes = read.artifacts().stream().mapToLong(ArtifactRead::bytesRead).sum();
+            return String.format(java.util.Locale.ROOT, "%s: bytes=%d seconds=%.3f cpu_seconds=%.3f mb_per_s=%.1f peak_heap_mib=%.1f"
+                            + " jit_cpu_seconds=%.2f gc_cpu_seconds=%.2f",
+                    label, bytes, seconds, cpu, bytes / 1e6 / seconds, peakHeapBytes() / 1048576.0, jitCpu, gcCpu);
+        }
+    }
+
+    // timed from after unpacking: staging a loose file copies and hashes it, as an upload does, not the reading
+    private static TimedRead timedRead(List<Path> paths) throws IOException, BundleRejectedException {
+        long[] at = {System.nanoTime(), processCpuNanos()};
+        double[][] threadsAt = {jitGcThreadCpu()};
+        BundleFacts read = OfflineBundle.readFacts(paths, p -> false, () -> {
+            at[0] = System.nanoTime();
+            at[1] = processCpuNanos();
+            threadsAt[0] = jitGcThreadCpu();
+        });
+        // the whole process's CPU: the reading pass runs its consumers on virtual threads, and GC and JIT count too
+        double seconds = (System.nanoTime() - at[0]) / 1e9;
+        double cpu = (processCpuNanos() - at[1]) / 1e9;
+        double[] t = jitGcThreadCpu();
+        return new TimedRead(read, seconds, cpu, t[0] - threadsAt[0][0], t[1] - threadsAt[0][1]);
     }
 
     // The high-water mark of every heap pool: what streaming must keep small whatever the file size.
@@ -160,6 +177,40 @@ final class FactsCommand implements Callable<Integer> {
     private static long processCpuNanos() {
         return java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
                 ? os.getProcessCpuTime() : -1;
+    }
+
+    /**
+     * CPU seconds so far of this JVM's JIT compiler threads and of its garbage collector threads (Linux: their
+     * {@code /proc/self/task} entries; zeros elsewhere): what of the whole JVM's CPU time went to compiling and collecting
+     * (a compiler thread the JVM stops meanwhile takes its time with it: then this counts less).
+     */
+    private static double[] jitGcThreadCpu() {
+        double[] out = new double[2];
+        Path tasks = Path.of("/proc/self/task");
+        if (!Files.isDirectory(tasks)) {
+            return out;
+        }
+        try (var dirs = Files.list(tasks)) {
+            for (Path t : (Iterable<Path>) dirs::iterator) {
+                try {
+                    String comm = Files.readString(t.resolve("comm")).strip();
+                    int k = comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler") ? 0
+                            : comm.startsWith("GC Thread") || comm.startsWith("G1 ") ? 1 : -1;
+                    if (k < 0) {
+                        continue;
+                    }
+                    String stat = Files.readString(t.resolve("stat"));
+                    // fields after the ")" closing the name: state is field 3, utime 14, stime 15, in ticks of 1/100 s
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    out[k] += (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
+                } catch (IOException | RuntimeException e) {
+                    // a thread that ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            return out;
+        }
+        return out;
     }
 
     private static long peakHeapBytes() {

@@ -165,9 +165,10 @@ public final class TextLines {
         private long headChars;
         private long tailChars;
         private long n;
-        // the tail: a queue of lines (circular arrays), their ASCII bytes in a byte ring, other lines as strings
+        // the tail: a queue of lines (circular arrays), their ASCII bytes in a byte ring, one after the other from
+        // ringStart (the oldest line's), other lines as strings
+        private final int mask;
         private final long[] number;
-        private final long[] at;
         private final int[] bytes;
         private final int[] chars;
         private final String[] decoded;
@@ -183,9 +184,11 @@ public final class TextLines {
             this.headLines = headLines;
             this.tailLines = tailLines;
             this.maxChars = maxChars;
-            int cap = tailLines + 1;
+            // a power of two over tailLines: a slot is an index masked, with no wrap-around test whose first taking would
+            // send the compiled code back to the interpreter in the middle of a long file
+            int cap = Integer.highestOneBit(Math.max(tailLines, 1)) << 1;
+            mask = cap - 1;
             number = new long[cap];
-            at = new long[cap];
             bytes = new int[cap];
             chars = new int[cap];
             decoded = new String[cap];
@@ -217,16 +220,13 @@ public final class TextLines {
             if (tailLines == 0) {
                 return;
             }
-            // the queue wraps without a division per line (first + count < 2 * length)
-            int slot = first + count;
-            if (slot >= number.length) {
-                slot -= number.length;
-            }
+            int slot = (first + count) & mask;
             number[slot] = n;
             chars[slot] = keptChars;
             bytes[slot] = keptBytes;
-            decoded[slot] = text;
-            at[slot] = ringEnd;
+            if (text != null) {
+                decoded[slot] = text; // an ASCII line's slot is null already (cleared when its last line left)
+            }
             if (keptBytes > 0) {
                 append(b, off, keptBytes);
             }
@@ -234,10 +234,12 @@ public final class TextLines {
             tailChars += keptChars;
             while (count > tailLines || (count > 0 && headChars + tailChars > maxChars)) {
                 tailChars -= chars[first];
-                decoded[first] = null;
-                first = first + 1 == number.length ? 0 : first + 1;
+                ringStart += bytes[first];
+                if (decoded[first] != null) {
+                    decoded[first] = null;
+                }
+                first = (first + 1) & mask;
                 count--;
-                ringStart = count > 0 ? at[first] : ringEnd;
             }
         }
 
@@ -249,13 +251,16 @@ public final class TextLines {
                     size *= 2;
                 }
                 byte[] grown = new byte[(int) Math.min(size, Integer.MAX_VALUE - 8)];
-                copyOut(ringStart, grown, 0, (int) (ringEnd - ringStart), ring);
-                // re-base: absolute positions stay, the new ring maps them modulo its own length
-                byte[] rebased = new byte[grown.length];
-                for (long p = ringStart, i = 0; p < ringEnd; p++, i++) {
-                    rebased[(int) (p % rebased.length)] = grown[(int) i];
-                }
-                ring = rebased;
+                int live = (int) (ringEnd - ringStart);
+                byte[] linear = new byte[live];
+                copyOut(ringStart, linear, 0, live, ring);
+                // re-base: absolute positions stay, the new ring maps them modulo its own length (one wrap at most: the
+                // live bytes are fewer than its length), copied as two runs
+                int at = ringIndex(ringStart, grown.length);
+                int first = Math.min(live, grown.length - at);
+                System.arraycopy(linear, 0, grown, at, first);
+                System.arraycopy(linear, first, grown, 0, live - first);
+                ring = grown;
             }
             int start = ringIndex(ringEnd, ring.length);
             int first = Math.min(len, ring.length - start);
@@ -286,11 +291,14 @@ public final class TextLines {
             List<TextLine> out = new ArrayList<>(head.size() + count);
             out.addAll(head);
             byte[] tmp = new byte[MAX_LINE];
+            long at = ringStart;
             for (int k = 0; k < count; k++) {
-                int slot = (first + k) % number.length;
+                int slot = (first + k) & mask;
                 String text = decoded[slot];
+                long from = at;
+                at += bytes[slot];
                 if (text == null) {
-                    copyOut(at[slot], tmp, 0, bytes[slot], ring);
+                    copyOut(from, tmp, 0, bytes[slot], ring);
                     text = new String(tmp, 0, bytes[slot], java.nio.charset.StandardCharsets.ISO_8859_1);
                 }
                 out.add(new TextLine(artifact, number[slot], text));

@@ -52,8 +52,11 @@ public final class ConsoleLogParser implements ArtifactParser {
     /** The bits that send a line to a rule. */
     static final int RULES = (1 << 8) - 1;
 
-    /** Every rule's literals, each tagged with the rules that need it. */
-    static final LiteralScan LITERALS = new LiteralScan.Builder()
+    /**
+     * Every rule's literals, each tagged with the rules that need it (the shared scan takes them into its automaton; this
+     * parser's own automaton, {@link Utf16#SCAN}, is built only for UTF-16 text).
+     */
+    static final LiteralScan.Builder LITERALS = new LiteralScan.Builder()
             .add(TRACEBACK, TracebackTracker.LITERALS)
             .add(EXIT, ExitStatusRule.LITERALS).add(EXIT, ExitStatusRule.ZSH_JOB_WORDS).add(EXIT, ExitStatusRule.LOCALIZED_WORDS)
             .add(LIBRARY, LibraryLoadRule.LITERALS)
@@ -61,8 +64,12 @@ public final class ConsoleLogParser implements ArtifactParser {
             .add(MEMORY, MemoryRule.LITERALS).add(MEMORY_MENTION, MemoryRule.MENTIONS).add(MEMORY_DETAIL, MemoryRule.DETAILS)
             .add(LOG_LINE, LogLineRule.LITERALS)
             .add(ENVIRONMENT, EnvironmentRule.LITERALS)
-            .add(GPU, GpuLogRule.LITERALS)
-            .build();
+            .add(GPU, GpuLogRule.LITERALS);
+
+    /** The automaton over {@link #LITERALS} whole, for UTF-16 text (decoded first, then scanned per line). */
+    private static final class Utf16 {
+        static final LiteralScan SCAN = LITERALS.build();
+    }
 
     /** The line starts that make a line a candidate, as an extended regular expression. */
     public static final String LINE_START_PATTERN = "^[WEF][ 0-9]|^[|]";
@@ -194,7 +201,7 @@ public final class ConsoleLogParser implements ArtifactParser {
                     lineNumber = reader.lineNumber();
                     int rules = ALL;
                     if (prefilter) {
-                        rules = LITERALS.scan(s) | armed()
+                        rules = Utf16.SCAN.scan(s) | armed()
                                 | startBits(s.isEmpty() ? -1 : s.charAt(0), s.length() < 2 ? -1 : s.charAt(1));
                     }
                     dispatch(s, rules, reader.truncated());

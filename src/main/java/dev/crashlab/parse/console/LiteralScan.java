@@ -3,7 +3,6 @@ package dev.crashlab.parse.console;
 import dev.crashlab.parse.TextDecoding;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -26,11 +25,9 @@ final class LiteralScan {
     /** bits[state] = rule bits of every literal ending at that state (through failure links too). */
     private final int[] bits;
     private final List<String> literals;
-    private final Map<String, Integer> tagged;
 
     private LiteralScan(Map<String, Integer> literals) {
         this.literals = List.copyOf(literals.keySet());
-        this.tagged = new LinkedHashMap<>(literals);
         List<byte[]> words = new ArrayList<>();
         List<Integer> wordBits = new ArrayList<>();
         boolean[] used = new boolean[256];
@@ -57,67 +54,72 @@ final class LiteralScan {
         classOf['\n'] = eol;
         classOf['\r'] = eol;
         classes = c;
-        // the trie
-        List<int[]> go = new ArrayList<>();
-        List<Integer> out = new ArrayList<>();
-        go.add(filled(classes));
-        out.add(0);
+        // the trie (each state's children as a linked list), then the failure links breadth first, completing the
+        // transitions into a DFA row by row: a state's row is its failure state's row (one copy) with its own children
+        // set. NOTE: this runs once per JVM, in the interpreter, as the first bytes are about to be read: it loops
+        // over states and literal bytes only (no loop over states x classes), so that nothing of it is worth compiling
+        int capacity = 1;
+        for (byte[] w : words) {
+            capacity += w.length;
+        }
+        int[] out = new int[capacity];
+        int[] firstChild = new int[capacity];
+        int[] sibling = new int[capacity];
+        int[] classIn = new int[capacity];   // the class of the byte leading into a state
+        Arrays.fill(firstChild, -1);
+        int n = 1;
         for (int w = 0; w < words.size(); w++) {
             int s = 0;
             for (byte x : words.get(w)) {
                 int k = classOf[x & 0xff];
-                if (go.get(s)[k] < 0) {
-                    go.get(s)[k] = go.size();
-                    go.add(filled(classes));
-                    out.add(0);
+                int t = firstChild[s];
+                while (t >= 0 && classIn[t] != k) {
+                    t = sibling[t];
                 }
-                s = go.get(s)[k];
-            }
-            out.set(s, out.get(s) | wordBits.get(w));
-        }
-        // failure links, breadth first, completing the transitions into a DFA
-        int n = go.size();
-        int[] fail = new int[n];
-        ArrayDeque<Integer> queue = new ArrayDeque<>();
-        for (int k = 0; k < classes; k++) {
-            int t = go.get(0)[k];
-            if (t < 0) {
-                go.get(0)[k] = 0;
-            } else {
-                fail[t] = 0;
-                queue.add(t);
-            }
-        }
-        while (!queue.isEmpty()) {
-            int s = queue.poll();
-            out.set(s, out.get(s) | out.get(fail[s]));
-            for (int k = 0; k < classes; k++) {
-                int t = go.get(s)[k];
                 if (t < 0) {
-                    go.get(s)[k] = go.get(fail[s])[k];
-                } else {
-                    fail[t] = go.get(fail[s])[k];
-                    queue.add(t);
+                    t = n++;
+                    classIn[t] = k;
+                    sibling[t] = firstChild[s];
+                    firstChild[s] = t;
                 }
+                s = t;
             }
+            out[s] |= wordBits.get(w);
         }
+        // next[] holds each target premultiplied, negated when a literal ends there (see scan); a state's final bits are
+        // known once its failure link is: that state is shallower, so its own were known before
         next = new int[n * classes];
         bits = new int[n * classes];
-        for (int s = 0; s < n; s++) {
-            for (int k = 0; k < classes; k++) {
-                int t = go.get(s)[k];
-                // a state where a literal ends is stored negated, so the hot loop needs no bits load for the others
-                next[s * classes + k] = out.get(t) != 0 ? -(t * classes) - 1 : t * classes;
+        int[] fail = new int[n];
+        int[] queue = new int[n];
+        int tail = 0;
+        next[eol] = -1; // the start state, marked: no literal ends there, so a marked 0 is a line end
+        for (int t = firstChild[0]; t >= 0; t = sibling[t]) {
+            next[classIn[t]] = encoded(t, out[t], classes);
+            queue[tail++] = t;
+        }
+        for (int head = 0; head < tail; head++) {
+            int s = queue[head];
+            int row = s * classes;
+            int failRow = fail[s] * classes;
+            System.arraycopy(next, failRow, next, row, classes);
+            for (int t = firstChild[s]; t >= 0; t = sibling[t]) {
+                int k = classIn[t];
+                int f = next[failRow + k];
+                fail[t] = (f < 0 ? -f - 1 : f) / classes;
+                out[t] |= out[fail[t]];
+                next[row + k] = encoded(t, out[t], classes);
+                queue[tail++] = t;
             }
-            bits[s * classes] = out.get(s);
-            next[s * classes + eol] = -1; // the start state, marked: no literal ends there, so a marked 0 is a line end
+        }
+        for (int s = 0; s < n; s++) {
+            bits[s * classes] = out[s];
         }
     }
 
-    private static int[] filled(int size) {
-        int[] a = new int[size];
-        Arrays.fill(a, -1);
-        return a;
+    // a transition into state t: premultiplied, and negated where a literal ends (the hot loop needs no bits load for the others)
+    private static int encoded(int t, int outBits, int classes) {
+        return outBits != 0 ? -(t * classes) - 1 : t * classes;
     }
 
     /** Returns a scanner for these literals, each with its rule bits (bits of a literal given twice are joined). */
@@ -134,6 +136,11 @@ final class LiteralScan {
                 literals.merge(w, ruleBits, (a, b) -> a | b);
             }
             return this;
+        }
+
+        /** Hands each literal and its rule bits to {@code to}, in the order given. */
+        void forEachLiteral(java.util.function.BiConsumer<Integer, String> to) {
+            literals.forEach((w, b) -> to.accept(b, w));
         }
 
         LiteralScan build() {
@@ -362,11 +369,6 @@ final class LiteralScan {
     int scan(String text) {
         byte[] b = text.getBytes(StandardCharsets.UTF_8);
         return scan(b, 0, b.length);
-    }
-
-    /** Hands each literal and its rule bits to {@code to}, in the order given. */
-    void forEachLiteral(java.util.function.BiConsumer<Integer, String> to) {
-        tagged.forEach((w, b) -> to.accept(b, w));
     }
 
     /** Returns the literals, in the order given. */

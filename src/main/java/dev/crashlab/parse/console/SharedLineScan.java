@@ -230,10 +230,7 @@ public final class SharedLineScan {
                     break;
                 }
                 len += n;
-                int to = len;
-                while (to > 0 && buf[to - 1] != '\n' && buf[to - 1] != '\r') {
-                    to--;
-                }
+                int to = lastLineEnd(buf, len);
                 if (to > 0) {
                     chunk(to);
                 }
@@ -253,6 +250,17 @@ public final class SharedLineScan {
                 boolean high = LiteralScan.anyHigh(buf, 0, len);
                 line(0, len, high, scan.scan(buf, 0, len), true);
             }
+        }
+
+        // the position just past the last line end in b[0, len), 0 if none. NOTE: a method of its own, so that the loop
+        // of readAll steps once per chunk: it stays in the interpreter (a few thousand steps a file), where compiling
+        // it on stack compiled the whole reading into it, and again after the file's end, a branch never taken before
+        private static int lastLineEnd(byte[] b, int len) {
+            int to = len;
+            while (to > 0 && b[to - 1] != '\n' && b[to - 1] != '\r') {
+                to--;
+            }
+            return to;
         }
 
         /** Reads the complete lines in {@code buf[0, to)}, which ends with a line end. */
