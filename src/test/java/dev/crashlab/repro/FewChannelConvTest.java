@@ -119,6 +119,61 @@ class FewChannelConvTest {
         }
     }
 
+    /**
+     * Shapes whose output channels per group are whole tiles of output-channel vectors (64 or 128 per group with 16-lane
+     * vectors), where backward-filter keeps its vectors along output channels: half with a 7-wide kernel row at unit
+     * dilation (the tiles that follow the kernel's rows), the rest with any width, stride, dilation and groups; and its
+     * peak_bytes within the estimator's bound.
+     */
+    @Test
+    void wholeOutputChannelTilesMatchTheNaiveLoop() throws Exception {
+        long seed = Long.getLong("crashlab.test.seed", System.nanoTime());
+        Random r = new Random(seed);
+        int rows = 0;
+        int any = 0;
+        for (int i = 0; i < 40; i++) {
+            ConvProblem q = fewChannelProblem(r, i, ConvProblem.DType.FLOAT32, ConvProblem.Layout.NCHW);
+            int kpg = FewChannelConv.OC_TILE * (1 + r.nextInt(2));
+            int[] kernel = q.kernel().clone();
+            int[] dil = q.dilation().clone();
+            int[] in = q.inDims().clone();
+            int last = q.rank() - 1;
+            if (i % 2 == 0) {
+                kernel[last] = 7;
+                dil[last] = 1;
+                in[last] = Math.max(in[last], 7 + r.nextInt(30));
+            }
+            // the plain convolution's output channels: a transposed layer's input channels
+            int kAll = q.groups() * kpg;
+            ConvProblem p;
+            try {
+                p = new ConvProblem("tiles" + i, q.rank(), q.batch(), q.transposed() ? kAll : q.inChannels(), in,
+                        q.transposed() ? q.outChannels() : kAll, kernel, q.stride(), q.padBegin(), q.padEnd(), dil,
+                        q.groups(), q.dtype(), q.layout(), q.transposed());
+            } catch (IllegalArgumentException kernelDoesNotFit) {
+                continue;
+            }
+            ConvGeometry g = ConvGeometry.of(p);
+            assertThat(g.cOutPerGroup()).isEqualTo(kpg);
+            assertThat(runsHere(CPU, p)).as(p + ": the default backend's choice").isTrue();
+            if (FewChannelConv.ocVectors(g)) {
+                rows += FewChannelConv.ocRun(g) ? 1 : 0;
+                any += FewChannelConv.ocRun(g) ? 0 : 1;
+            }
+            float[] x = random(r, p.inputElements());
+            float[] w = random(r, p.filterElements());
+            float[] dy = random(r, p.outputElements());
+            assertPasses(CPU, p, x, w, dy, seed);
+            // its per-thread sums and transposed dy blocks are counted, within the estimator's bound
+            assertThat(CPU.backwardFilter(p, x, dy).peakBytes()).as(p + " (seed " + seed + ")")
+                    .isLessThanOrEqualTo(MemoryEstimator.cpuReplayBytes(p, 2));
+        }
+        if (PackedGemm.L >= 16) {
+            assertThat(rows).as("seed " + seed).isGreaterThan(10);
+            assertThat(any).as("seed " + seed).isGreaterThan(10);
+        }
+    }
+
     /** The ResNet stem's shape at a small size: 3 channels, 7x7, stride 2, padding 3, 64 filters, on both paths. */
     @Test
     void aStemLayerMatchesTheNaiveLoop() throws Exception {
