@@ -314,6 +314,25 @@ final class FewChannelConv {
         return (FILTER_BLOCK + 1) * NR;
     }
 
+    /**
+     * Copies images {@code first .. first + images - 1} of x into the interiors of their zero-padded copies in xp (one
+     * {@link Padded#floats} slot each); the borders stay zero from the allocation.
+     */
+    private static void fillPadded(ConvGeometry g, Padded pd, float[] x, int first, int images, float[] xp, GemmConv.Tasks tasks) {
+        int[] in = g.in();
+        int[] pad = g.pad();
+        int inPlane = g.inSpatial();
+        int rowsPerImage = g.cIn() * in[0] * in[1];
+        tasks.run(images * rowsPerImage, t -> {
+            int ih = t % in[1];
+            int id = t / in[1] % in[0];
+            int c = t / in[1] / in[0] % g.cIn();
+            int slot = t / rowsPerImage;
+            System.arraycopy(x, ((first + slot) * g.cIn() + c) * inPlane + (id * in[1] + ih) * in[2], xp,
+                    slot * pd.floats + ((c * pd.e0 + id + pad[0]) * pd.e1 + ih + pad[1]) * pd.e2 + pad[2], in[2]);
+        });
+    }
+
     private static long filterAccFloats(ConvGeometry g) {
         int kr = g.cInPerGroup() * g.kernelVolume();
         return (long) g.groups() * roundUp(g.cOutPerGroup(), MR) * roundUp(kr, NR);
@@ -422,21 +441,11 @@ final class FewChannelConv {
             }
             gatherMaps[i] = map;
         }
-        int inPlane = g.inSpatial();
-        int rowsPerImage = g.cIn() * in[0] * in[1];
         int perImage = g.groups() * blocks;
         for (int n0 = 0; n0 < g.n(); n0 += round) {
             int first = n0;
             int images = Math.min(round, g.n() - n0);
-            // the interior of the padded copies; their borders stay zero from the allocation
-            tasks.run(images * rowsPerImage, t -> {
-                int ih = t % in[1];
-                int id = t / in[1] % in[0];
-                int c = t / in[1] / in[0] % g.cIn();
-                int slot = t / rowsPerImage;
-                System.arraycopy(x, ((first + slot) * g.cIn() + c) * inPlane + (id * in[1] + ih) * in[2], xp,
-                        slot * pd.floats + ((c * pd.e0 + id + pad[0]) * pd.e1 + ih + pad[1]) * pd.e2 + pad[2], in[2]);
-            });
+            fillPadded(g, pd, x, first, images, xp, tasks);
             tasks.run(images * perImage, t -> {
                 int image = first + t / perImage;
                 int slot = t / perImage * pd.floats;
@@ -604,21 +613,11 @@ final class FewChannelConv {
         ThreadLocal<float[]> dyTs = ThreadLocal.withInitial(() -> tasks.alloc(FILTER_BLOCK * OC_TILE));
         ThreadLocal<float[]> tiles = ThreadLocal.withInitial(() -> tasks.alloc(taps * OC_TILE));
         ThreadLocal<int[]> cornerss = ThreadLocal.withInitial(() -> tasks.allocInts(FILTER_BLOCK));
-        int inPlane = g.inSpatial();
-        int rowsPerImage = g.cIn() * in[0] * in[1];
         int perImage = g.groups() * blocks;
         for (int n0 = 0; n0 < g.n(); n0 += round) {
             int first = n0;
             int images = Math.min(round, g.n() - n0);
-            // the interior of the padded copies; their borders stay zero from the allocation
-            tasks.run(images * rowsPerImage, t -> {
-                int ih = t % in[1];
-                int id = t / in[1] % in[0];
-                int c = t / in[1] / in[0] % g.cIn();
-                int slot = t / rowsPerImage;
-                System.arraycopy(x, ((first + slot) * g.cIn() + c) * inPlane + (id * in[1] + ih) * in[2], xp,
-                        slot * pd.floats + ((c * pd.e0 + id + pad[0]) * pd.e1 + ih + pad[1]) * pd.e2 + pad[2], in[2]);
-            });
+            fillPadded(g, pd, x, first, images, xp, tasks);
             tasks.run(images * perImage, t -> {
                 int image = first + t / perImage;
                 int slot = t / perImage * pd.floats;
