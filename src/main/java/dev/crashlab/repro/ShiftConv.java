@@ -27,13 +27,13 @@ import jdk.incubator.vector.FloatVector;
 final class ShiftConv {
 
     /** Reduction positions per block in backward-filter: two B panels of KC x NR floats stay in L1. */
-    static final int KC = 128;
+    static final int KC = Integer.getInteger("x.kc", 128);
     /** Grid positions of dy^T packed per task in backward-filter. */
     static final int PACK_CHUNK = 512;
     /** Row panels per backward-filter task. */
     static final int PANELS_PER_TASK = 4;
     /** Backward-filter tasks per thread at least, splitting the reduction where the row panels give fewer. */
-    static final int FILTER_TASKS_PER_THREAD = 4;
+    static final int FILTER_TASKS_PER_THREAD = Integer.getInteger("x.tpt", 4);
 
     /**
      * Floats of packed B rows of one block in forward (32 KiB) where the whole reduction fits: they stay in L1 while
@@ -223,8 +223,7 @@ final class ShiftConv {
         int rows = GemmConv.roundUp(kr, MR);
         int npad = GemmConv.roundUp(g.cOutPerGroup(), NR);
         Planes pl = new Planes(g, g.cIn());
-        long grid = (long) g.out()[0] * g.out()[1] * pl.q2;
-        return (filterDirect(g, pl) ? 0 : pl.floats) + (long) g.groups() * npad * grid
+        return (filterDirect(g, pl) ? 0 : pl.floats) + (long) (threads + 1) * npad * KC
                 + (long) filterSplits(g, threads) * g.groups() * rows * npad + (long) g.groups() * rows;
     }
 
@@ -512,10 +511,8 @@ final class ShiftConv {
      * only 5 groups of row panels, which left one of two threads idle for a fifth of the time.
      */
     static int filterSplits(ConvGeometry g, int threads) {
-        int rPanels = Math.ceilDiv(g.cInPerGroup() * g.kernelVolume(), MR);
-        int tasks = g.groups() * Math.ceilDiv(rPanels, PANELS_PER_TASK);
         int rows = g.out()[0] * g.out()[1];
-        return Math.max(1, Math.min(rows, Math.ceilDiv(FILTER_TASKS_PER_THREAD * threads, tasks)));
+        return Math.max(1, Math.min(rows, Math.ceilDiv(FILTER_TASKS_PER_THREAD * threads, g.groups())));
     }
 
     /** Whether backward-filter reads the im2col rows from x itself: the planes would be a plain copy of it. */
@@ -537,28 +534,17 @@ final class ShiftConv {
         Planes pl = new Planes(g, g.cIn());
         int q2 = pl.q2;
         int slice = pl.q1 * q2;
-        int grid = out[1] * q2;
-        int reduction = out[0] * grid;
         int[][] offs = new int[g.groups()][];
         for (int gr = 0; gr < g.groups(); gr++) {
             offs[gr] = pl.offsets(gr, cpg, rPanels * MR, tasks);
         }
         boolean direct = filterDirect(g, pl);
         float[] xq = direct ? x : tasks.alloc(pl.floats);
-        // dy^T of one image on the grid: bt[((gr * jPanels + jr) * reduction + q) * NR + j]; grid columns that are no
-        // output position, and columns past the group's channels, are never written and stay zero
-        float[] bt = tasks.alloc(g.groups() * npad * reduction);
         int splits = filterSplits(g, tasks.threads());
         int accFloats = g.groups() * rPanels * jPanels * MR * NR;
         float[] acc = tasks.alloc(splits * accFloats);
-        int perGroup = Math.ceilDiv(rPanels, PANELS_PER_TASK);
-        // the lanes of one gathered vector: L output channels at one position
-        int[] lanes = new int[L];
-        for (int j = 0; j < L; j++) {
-            lanes[j] = j * outSpatial;
-        }
-        int rowsPerPack = Math.max(1, PACK_CHUNK / q2);
-        int packRowTasks = Math.ceilDiv(out[1], rowsPerPack);
+        // per thread: dy^T of one chunk of KC grid positions, all column panels of a group: b[(jr * KC + q) * NR + j]
+        ThreadLocal<float[]> chunks = ThreadLocal.withInitial(() -> tasks.alloc(jPanels * KC * NR));
         int outRows = out[0] * out[1];
         for (int n = 0; n < g.n(); n++) {
             int image = n;
@@ -566,41 +552,16 @@ final class ShiftConv {
             if (!direct) {
                 tasks.run(g.cIn() * pl.phases, t -> pl.fill(x, image, g.cIn(), t / pl.phases, t % pl.phases, xq));
             }
-            // dy^T in blocks of output rows x NR channels, each task one contiguous block of bt (tasks by channel wrote
-            // interleaved cache lines from both threads), NR channels at a position gathered as two vectors
-            tasks.run(g.groups() * jPanels * out[0] * packRowTasks, t -> {
-                int rt = t % packRowTasks;
-                int od = t / packRowTasks % out[0];
-                int jr = t / packRowTasks / out[0] % jPanels;
-                int gr = t / packRowTasks / out[0] / jPanels;
-                int cols = Math.min(NR, kpg - jr * NR);
-                int dyBase = (image * g.cOut() + gr * kpg + jr * NR) * outSpatial;
-                int dst = (gr * jPanels + jr) * reduction * NR;
-                int ohEnd = Math.min(out[1], (rt + 1) * rowsPerPack);
-                for (int oh = rt * rowsPerPack; oh < ohEnd; oh++) {
-                    int src = dyBase + (od * out[1] + oh) * out[2];
-                    int at = dst + (od * grid + oh * q2) * NR;
-                    if (cols == NR) {
-                        for (int ow = 0; ow < out[2]; ow++, at += NR) {
-                            FloatVector.fromArray(PackedGemm.S, dy, src + ow, lanes, 0).intoArray(bt, at);
-                            FloatVector.fromArray(PackedGemm.S, dy, src + ow + L * outSpatial, lanes, 0).intoArray(bt, at + L);
-                        }
-                    } else {
-                        for (int ow = 0; ow < out[2]; ow++, at += NR) {
-                            for (int j = 0; j < cols; j++) {
-                                bt[at + j] = dy[src + ow + j * outSpatial];
-                            }
-                        }
-                    }
-                }
-            });
-            tasks.run(g.groups() * perGroup * splits, t -> {
+            // each task one split of the grid's rows against every row panel, chunk by chunk of KC positions: the
+            // chunk's dy^T (both column panels, transposed by the task itself, so it is never written out whole) stays
+            // in L1 while every (channel, tap) row panel goes past it
+            tasks.run(g.groups() * splits, t -> {
                 int split = t % splits;
-                int gr = t / splits / perGroup;
-                int p0 = t / splits % perGroup * PANELS_PER_TASK;
-                int p1 = Math.min(rPanels, p0 + PANELS_PER_TASK);
+                int gr = t / splits;
                 int[] o = offs[gr];
+                float[] b = chunks.get();
                 int accBase = split * accFloats;
+                int dyBase = (image * g.cOut() + gr * kpg) * outSpatial;
                 // this split's output rows (depth slice, row) of the grid
                 int r0 = (int) ((long) outRows * split / splits);
                 int r1 = (int) ((long) outRows * (split + 1) / splits);
@@ -609,11 +570,11 @@ final class ShiftConv {
                     int qEnd = (Math.min(r1, (od + 1) * out[1]) - od * out[1]) * q2;
                     for (int q0 = qStart; q0 < qEnd; q0 += KC) {
                         int kc = Math.min(KC, qEnd - q0);
-                        for (int ir = p0; ir < p1; ir++) {
+                        packDyT(dy, dyBase + od * out[1] * out[2], outSpatial, out, q2, q0, kc, kpg, jPanels, b);
+                        for (int ir = 0; ir < rPanels; ir++) {
                             for (int jr = 0; jr < jPanels; jr++) {
-                                PackedGemm.tileCols(xq, o, ir * MR, imageBase + od * slice + q0, bt,
-                                        ((gr * jPanels + jr) * reduction + od * grid + q0) * NR, kc, acc,
-                                        accBase + ((gr * rPanels + ir) * jPanels + jr) * MR * NR);
+                                PackedGemm.tileCols(xq, o, ir * MR, imageBase + od * slice + q0, b, jr * KC * NR, kc,
+                                        acc, accBase + ((gr * rPanels + ir) * jPanels + jr) * MR * NR);
                             }
                         }
                     }
@@ -632,6 +593,44 @@ final class ShiftConv {
                 for (int r = 0; r < kr; r++) {
                     dw[dwRow + r] = acc[((gr * rPanels + r / MR) * jPanels + k / NR) * MR * NR + (r % MR) * NR + k % NR];
                 }
+            }
+        }
+    }
+
+    /**
+     * dy^T of grid positions {@code q0 .. q0 + kc} of one depth slice into {@code b[(jr * KC + q - q0) * NR + j]}:
+     * output channel {@code jr * NR + j} of the group at that position, zero where the position is no output position
+     * (grid columns past the output's width) or the channel is past the group's. {@code dyBase} is where the group's
+     * first channel's depth slice starts in dy. Channel by channel, so dy is read in runs (gathering L channels per
+     * vector ran slower: each gather touches L cache lines).
+     */
+    static void packDyT(float[] dy, int dyBase, int outSpatial, int[] out, int q2, int q0, int kc, int kpg, int jPanels,
+            float[] b) {
+        for (int jr = 0; jr < jPanels; jr++) {
+            int base = jr * KC * NR;
+            int cols = Math.min(NR, kpg - jr * NR);
+            if (cols < NR) {
+                java.util.Arrays.fill(b, base, base + kc * NR, 0f);
+            }
+            int q = q0;
+            while (q < q0 + kc) {
+                int oh = q / q2;
+                int ow = q % q2;
+                int run = Math.min(q0 + kc - q, q2 - ow);
+                int valid = oh < out[1] ? Math.max(0, Math.min(run, out[2] - ow)) : 0;
+                int at = base + (q - q0) * NR;
+                int src = dyBase + jr * NR * outSpatial + oh * out[2] + ow;
+                for (int j = 0; j < cols; j++) {
+                    int sj = src + j * outSpatial;
+                    int aj = at + j;
+                    for (int i = 0; i < valid; i++) {
+                        b[aj + i * NR] = dy[sj + i];
+                    }
+                }
+                if (cols == NR) {
+                    java.util.Arrays.fill(b, at + valid * NR, at + run * NR, 0f);
+                }
+                q += run;
             }
         }
     }
