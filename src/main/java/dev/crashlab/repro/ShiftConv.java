@@ -59,6 +59,18 @@ final class ShiftConv {
     private ShiftConv() {}
 
     /**
+     * Floats of padded, phase-split copies held for a round of images: the copies of a round are filled in one pool run
+     * and its products computed in another, instead of two runs per image (each run costs tens of microseconds of
+     * CPU; a batch-4 pass of a ResNet layer takes a few milliseconds).
+     */
+    static final int ROUND_FLOATS = 1 << 20;
+
+    /** Images per round where one image's copy takes {@code floats}: as many as fit {@link #ROUND_FLOATS}, at least one. */
+    static int imagesPerRound(ConvGeometry g, long floats) {
+        return (int) Math.max(1, Math.min(g.n(), ROUND_FLOATS / floats));
+    }
+
+    /**
      * The grid of the padded, stride-phase-split planes of {@code g}'s input: positions per phase along depth, height and
      * width (each long enough for the padded input and for every output's taps), and the number of phases.
      */
@@ -213,7 +225,8 @@ final class ShiftConv {
     static long forwardScratchFloats(ConvGeometry g, int threads) {
         int kr = g.cInPerGroup() * g.kernelVolume();
         Planes pl = new Planes(g, g.cIn());
-        return pl.floats + (long) g.groups() * GemmConv.roundUp(g.cOutPerGroup(), MR) * kr + (long) g.groups() * kr
+        return (long) imagesPerRound(g, pl.floats) * pl.floats + (long) g.groups() * GemmConv.roundUp(g.cOutPerGroup(), MR) * kr
+                + (long) g.groups() * kr
                 + (long) (threads + 1) * (chunkRows(kr) * NR + GemmConv.roundUp(g.cOutPerGroup(), MR) * NR);
     }
 
@@ -223,7 +236,7 @@ final class ShiftConv {
         int rows = GemmConv.roundUp(kr, MR);
         int npad = GemmConv.roundUp(g.cOutPerGroup(), NR);
         Planes pl = new Planes(g, g.cIn());
-        return (filterDirect(g, pl) ? 0 : pl.floats) + (long) (threads + 1) * npad * KC
+        return (filterDirect(g, pl) ? 0 : (long) imagesPerRound(g, pl.floats) * pl.floats) + (long) (threads + 1) * npad * KC
                 + (long) filterSplits(g, threads) * g.groups() * rows * npad + (long) g.groups() * rows;
     }
 
@@ -272,23 +285,29 @@ final class ShiftConv {
         // read from x itself and the tiles add straight into y
         boolean direct = pl.phases == 1 && pl.planeQ == g.inSpatial() && pl.q2 == g.in()[2] && pl.q1 == g.in()[1]
                 && g.inSpatial() % NR == 0 && kv == 1 && out[0] * slice == g.inSpatial();
-        float[] xq = direct ? x : tasks.alloc(pl.floats);
+        int round = direct ? g.n() : imagesPerRound(g, pl.floats);
+        float[] xq = direct ? x : tasks.alloc(round * pl.floats);
         int bpt = blocksPerTask(kr);
         int perSlice = Math.ceilDiv(blocks, bpt);
         // per thread: one block's B rows of one reduction chunk, packed (kf x NR), and the block's tiles of all panels
         int kf = chunkRows(kr);
         ThreadLocal<float[]> packed = ThreadLocal.withInitial(() -> tasks.alloc(kf * NR));
         ThreadLocal<float[]> tiles = ThreadLocal.withInitial(() -> tasks.alloc(mpad * NR));
-        for (int n = 0; n < g.n(); n++) {
-            int image = n;
-            int imageBase = direct ? n * g.cIn() * g.inSpatial() : 0;
+        int perImage = g.groups() * out[0] * perSlice;
+        int fills = g.cIn() * pl.phases;
+        for (int n0 = 0; n0 < g.n(); n0 += round) {
+            int first = n0;
+            int images = Math.min(round, g.n() - n0);
             if (!direct) {
-                tasks.run(g.cIn() * pl.phases, t -> pl.fill(x, image, g.cIn(), t / pl.phases, t % pl.phases, xq));
+                tasks.run(images * fills, t -> pl.fill(x, first + t / fills, g.cIn(), t % fills / pl.phases,
+                        t % pl.phases, xq, t / fills * pl.floats));
             }
-            tasks.run(g.groups() * out[0] * perSlice, t -> {
+            tasks.run(images * perImage, t -> {
+                int image = first + t / perImage;
+                int imageBase = direct ? image * g.cIn() * g.inSpatial() : t / perImage * pl.floats;
                 int tb = t % perSlice;
                 int od = t / perSlice % out[0];
-                int gr = t / perSlice / out[0];
+                int gr = t % perImage / perSlice / out[0];
                 float[] bp = packed.get();
                 float[] c = tiles.get();
                 int[] o = offs[gr];
@@ -539,18 +558,23 @@ final class ShiftConv {
             offs[gr] = pl.offsets(gr, cpg, rPanels * MR, tasks);
         }
         boolean direct = filterDirect(g, pl);
-        float[] xq = direct ? x : tasks.alloc(pl.floats);
+        int round = direct ? g.n() : imagesPerRound(g, pl.floats);
+        float[] xq = direct ? x : tasks.alloc(round * pl.floats);
         int splits = filterSplits(g, tasks.threads());
         int accFloats = g.groups() * rPanels * jPanels * MR * NR;
         float[] acc = tasks.alloc(splits * accFloats);
         // per thread: dy^T of one chunk of KC grid positions, all column panels of a group: b[(jr * KC + q) * NR + j]
         ThreadLocal<float[]> chunks = ThreadLocal.withInitial(() -> tasks.alloc(jPanels * KC * NR));
         int outRows = out[0] * out[1];
-        for (int n = 0; n < g.n(); n++) {
-            int image = n;
-            int imageBase = direct ? n * g.cIn() * g.inSpatial() : 0;
+        // a round of images per pool run (where x is read in place, 1x1 kernels, all of them): each task takes its split
+        // of every image of the round in turn
+        int fills = g.cIn() * pl.phases;
+        for (int n0 = 0; n0 < g.n(); n0 += round) {
+            int first = n0;
+            int images = Math.min(round, g.n() - n0);
             if (!direct) {
-                tasks.run(g.cIn() * pl.phases, t -> pl.fill(x, image, g.cIn(), t / pl.phases, t % pl.phases, xq));
+                tasks.run(images * fills, t -> pl.fill(x, first + t / fills, g.cIn(), t % fills / pl.phases,
+                        t % pl.phases, xq, t / fills * pl.floats));
             }
             // each task one split of the grid's rows against every row panel, chunk by chunk of KC positions: the
             // chunk's dy^T (both column panels, transposed by the task itself, so it is never written out whole) stays
@@ -561,20 +585,23 @@ final class ShiftConv {
                 int[] o = offs[gr];
                 float[] b = chunks.get();
                 int accBase = split * accFloats;
-                int dyBase = (image * g.cOut() + gr * kpg) * outSpatial;
                 // this split's output rows (depth slice, row) of the grid
                 int r0 = (int) ((long) outRows * split / splits);
                 int r1 = (int) ((long) outRows * (split + 1) / splits);
-                for (int od = r0 / out[1]; od * out[1] < r1; od++) {
-                    int qStart = (Math.max(r0, od * out[1]) - od * out[1]) * q2;
-                    int qEnd = (Math.min(r1, (od + 1) * out[1]) - od * out[1]) * q2;
-                    for (int q0 = qStart; q0 < qEnd; q0 += KC) {
-                        int kc = Math.min(KC, qEnd - q0);
-                        packDyT(dy, dyBase + od * out[1] * out[2], outSpatial, out, q2, q0, kc, kpg, jPanels, b);
-                        for (int ir = 0; ir < rPanels; ir++) {
-                            for (int jr = 0; jr < jPanels; jr++) {
-                                PackedGemm.tileCols(xq, o, ir * MR, imageBase + od * slice + q0, b, jr * KC * NR, kc,
-                                        acc, accBase + ((gr * rPanels + ir) * jPanels + jr) * MR * NR);
+                for (int image = first; image < first + images; image++) {
+                    int imageBase = direct ? image * g.cIn() * g.inSpatial() : (image - first) * pl.floats;
+                    int dyBase = (image * g.cOut() + gr * kpg) * outSpatial;
+                    for (int od = r0 / out[1]; od * out[1] < r1; od++) {
+                        int qStart = (Math.max(r0, od * out[1]) - od * out[1]) * q2;
+                        int qEnd = (Math.min(r1, (od + 1) * out[1]) - od * out[1]) * q2;
+                        for (int q0 = qStart; q0 < qEnd; q0 += KC) {
+                            int kc = Math.min(KC, qEnd - q0);
+                            packDyT(dy, dyBase + od * out[1] * out[2], outSpatial, out, q2, q0, kc, kpg, jPanels, b);
+                            for (int ir = 0; ir < rPanels; ir++) {
+                                for (int jr = 0; jr < jPanels; jr++) {
+                                    PackedGemm.tileCols(xq, o, ir * MR, imageBase + od * slice + q0, b, jr * KC * NR,
+                                            kc, acc, accBase + ((gr * rPanels + ir) * jPanels + jr) * MR * NR);
+                                }
                             }
                         }
                     }
