@@ -22,18 +22,15 @@ import jdk.incubator.vector.FloatVector;
  * them against zeros. Forward: y = w x col, 8 output channels x 32 positions per tile (reading the rows in place,
  * with an offset per row, ran at two thirds of the packed panel's speed on the 7x7 stride-2 layer); backward-data with unit
  * strides: the forward pass of the flipped, transposed filter over the padded output gradient; backward-filter:
- * dw^T = col x dy^T, 8 (channel, tap) rows x 32 output channels per tile, with dy^T packed once per image.
+ * dw^T = col x dy^T, 8 (channel, tap) rows x 32 output channels per tile, each task transposing its own chunks of
+ * dy (KC positions) right before every row panel goes past them.
  */
 final class ShiftConv {
 
-    /** Reduction positions per block in backward-filter: two B panels of KC x NR floats stay in L1. */
-    static final int KC = Integer.getInteger("x.kc", 128);
-    /** Grid positions of dy^T packed per task in backward-filter. */
-    static final int PACK_CHUNK = 512;
-    /** Row panels per backward-filter task. */
-    static final int PANELS_PER_TASK = 4;
-    /** Backward-filter tasks per thread at least, splitting the reduction where the row panels give fewer. */
-    static final int FILTER_TASKS_PER_THREAD = Integer.getInteger("x.tpt", 4);
+    /** Grid positions per chunk of backward-filter: a chunk of dy^T (KC x NR floats per column panel) stays in L1. */
+    static final int KC = 128;
+    /** Backward-filter tasks per thread at least: splits of the grid's rows, each with accumulators of its own. */
+    static final int FILTER_TASKS_PER_THREAD = 4;
 
     /**
      * Floats of packed B rows of one block in forward (32 KiB) where the whole reduction fits: they stay in L1 while
@@ -230,7 +227,7 @@ final class ShiftConv {
                 + (long) (threads + 1) * (chunkRows(kr) * NR + GemmConv.roundUp(g.cOutPerGroup(), MR) * NR);
     }
 
-    /** Scratch floats of a backward-filter pass: planes, packed dy^T, accumulators, offsets. */
+    /** Scratch floats of a backward-filter pass: a round's planes, per-thread dy^T chunks, accumulators, offsets. */
     static long filterScratchFloats(ConvGeometry g, int threads) {
         int kr = g.cInPerGroup() * g.kernelVolume();
         int rows = GemmConv.roundUp(kr, MR);
@@ -525,9 +522,9 @@ final class ShiftConv {
     // ---------------------------------------------------------------- backward-filter
 
     /**
-     * Slices of the reduction that backward-filter computes apart (in accumulators of their own, added at the end),
-     * so that there are at least {@link #FILTER_TASKS_PER_THREAD} tasks per thread: a 7x7 layer on 3 channels has
-     * only 5 groups of row panels, which left one of two threads idle for a fifth of the time.
+     * Splits of the grid's rows that backward-filter computes apart (in accumulators of their own, added at the end in
+     * a fixed order, so the result does not depend on which thread ran which split), so that there are at least
+     * {@link #FILTER_TASKS_PER_THREAD} tasks per thread.
      */
     static int filterSplits(ConvGeometry g, int threads) {
         int rows = g.out()[0] * g.out()[1];
