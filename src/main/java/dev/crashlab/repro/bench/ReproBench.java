@@ -325,7 +325,7 @@ public final class ReproBench {
      * The machine's load average over the last minute, as the system reports it, or "unknown": rows that touch memory
      * swing with the other processes' load (the register-only peak loop does not), so runs are compared by it.
      */
-    private static String loadAverage() {
+    static String loadAverage() {
         double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         return load < 0 ? "unknown" : String.format(Locale.ROOT, "%.1f", load);
     }
@@ -333,7 +333,7 @@ public final class ReproBench {
     /** A rate in GFLOP per wall-clock second, and per CPU-second of the whole process (immune to other load). */
     record Rate(double wall, double perCpuSecond) {}
 
-    private static long processCpuNanos() {
+    static long processCpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
     }
