@@ -33,7 +33,7 @@ import jdk.incubator.vector.VectorSpecies;
  *       bands two apart at a time so that no two threads add into one element; the planes are copied into dx once per
  *       round of images.</li>
  * </ul>
- * Scratch: the padded copies of a round of images (at most {@link #ROUND_FLOATS}, or one image), the re-laid filter,
+ * Scratch: the padded copies of a round of images (at most {@link ShiftConv#ROUND_FLOATS}, or one image), the re-laid filter,
  * per-thread panels and sums; bounded by {@link #scratchFloats}, whatever the batch.
  */
 final class FewChannelConv {
@@ -60,12 +60,9 @@ final class FewChannelConv {
         return g.cInPerGroup() <= MAX_CHANNELS && (long) g.cInPerGroup() * g.kernelVolume() <= MAX_REDUCTION;
     }
 
-    /** Floats of padded input (or dx planes) held for a round of images: one copy and fork-join per round, not per image. */
-    static final int ROUND_FLOATS = 1 << 20;
-
-    /** Images per round when one image's copy takes {@code floats}. */
+    /** Images per round when one image's copy takes {@code floats}: {@link ShiftConv#imagesPerRound}. */
     static int imagesPerRound(ConvGeometry g, long floats) {
-        return (int) Math.max(1, Math.min(g.n(), ROUND_FLOATS / floats));
+        return ShiftConv.imagesPerRound(g, floats);
     }
 
     static int roundUp(int v, int m) {

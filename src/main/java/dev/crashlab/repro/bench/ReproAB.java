@@ -1,6 +1,5 @@
 package dev.crashlab.repro.bench;
 
-import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -61,43 +60,35 @@ public final class ReproAB {
         final Object backend;
         final Object problem;
         final Method pass;
+        final double gflop;
         final float[] a;
         final float[] b;
         final float[] out;
 
-        Side(ClassLoader loader, int threads, int[] shape, int batch, String which, long seed) throws Exception {
+        Side(ClassLoader loader, int threads, ReproBench.Layer l, int batch, String which, long seed) throws Exception {
             Class<?> problemClass = loader.loadClass("dev.crashlab.repro.ConvProblem");
             Class<?> dtype = loader.loadClass("dev.crashlab.repro.ConvProblem$DType");
             Class<?> layout = loader.loadClass("dev.crashlab.repro.ConvProblem$Layout");
-            Constructor<?> make = problemClass.getConstructors()[0];
-            int k = shape[3];
-            int pad = shape[5];
-            problem = make.newInstance("ab", 2, batch, shape[0], new int[] {shape[1], shape[1]}, shape[2],
-                    new int[] {k, k}, new int[] {shape[4], shape[4]}, new int[] {pad, pad}, new int[] {pad, pad},
+            problem = problemClass.getConstructors()[0].newInstance(l.name(), 2, batch, l.in(),
+                    new int[] {l.size(), l.size()}, l.out(), new int[] {l.kernel(), l.kernel()},
+                    new int[] {l.stride(), l.stride()}, new int[] {l.pad(), l.pad()}, new int[] {l.pad(), l.pad()},
                     new int[] {1, 1}, 1, enumValue(dtype, "FLOAT32"), enumValue(layout, "NCHW"), false);
+            gflop = 2.0 * (long) problemClass.getMethod("macs").invoke(problem) / 1e9;
             Class<?> backendClass = loader.loadClass("dev.crashlab.repro.CpuConvBackend");
             backend = backendClass.getConstructor(int.class).newInstance(threads);
             long x = (long) problemClass.getMethod("inputElements").invoke(problem);
             long w = (long) problemClass.getMethod("filterElements").invoke(problem);
             long y = (long) problemClass.getMethod("outputElements").invoke(problem);
+            // operands and output in the order ConvBackend's methods take them: (x, w) -> y, (dy, w) -> dx, (x, dy) -> dw
+            long[] sizes = switch (which) {
+                case "forward" -> new long[] {x, w, y};
+                case "backward-data" -> new long[] {y, w, x};
+                default -> new long[] {x, y, w};
+            };
             SplittableRandom r = new SplittableRandom(seed);
-            switch (which) {
-                case "forward" -> {
-                    a = random(r, x);
-                    b = random(r, w);
-                    out = new float[(int) y];
-                }
-                case "backward-data" -> {
-                    a = random(r, y);
-                    b = random(r, w);
-                    out = new float[(int) x];
-                }
-                default -> {
-                    a = random(r, x);
-                    b = random(r, y);
-                    out = new float[(int) w];
-                }
-            }
+            a = ReproBench.random(r, sizes[0]);
+            b = ReproBench.random(r, sizes[1]);
+            out = new float[(int) sizes[2]];
             String method = switch (which) {
                 case "forward" -> "forward";
                 case "backward-data" -> "backwardData";
@@ -111,7 +102,7 @@ public final class ReproAB {
         }
 
         /** GFLOP per process CPU-second over at least {@code nanos} of process CPU time. */
-        double sample(double gflop, long nanos) throws Exception {
+        double sample(long nanos) throws Exception {
             long c0 = ReproBench.processCpuNanos();
             int n = 0;
             long c;
@@ -133,34 +124,30 @@ public final class ReproAB {
         }
     }
 
-    /** Arguments: the other revision's compiled classes, its name, [rows filter, as crashlab.bench.rows] [pairs] [batch]. */
+    /**
+     * Arguments: the other revision's compiled classes, its name, [pairs] [batch]; the rows are those {@link
+     * ReproBench#selected} takes (system property {@code crashlab.bench.rows}).
+     */
     public static void main(String[] args) throws Exception {
         Path classes = Path.of(args[0]);
         String revision = args[1];
-        List<String> filter = args.length > 2 && !args[2].isBlank() ? Arrays.asList(args[2].split(",")) : List.of();
-        int pairs = args.length > 3 ? Integer.parseInt(args[3]) : 11;
-        int batch = args.length > 4 ? Integer.parseInt(args[4]) : 4;
+        int pairs = args.length > 2 ? Integer.parseInt(args[2]) : 11;
+        int batch = args.length > 3 ? Integer.parseInt(args[3]) : 4;
         int threads = Runtime.getRuntime().availableProcessors();
         ClassLoader here = ReproAB.class.getClassLoader();
         ClassLoader there = new OtherRevision(classes, here);
-        // the layers of ReproBench: {in channels, size, out channels, kernel, stride, padding}
-        String[] names = {"conv2_x 3x3 64->64 56x56", "1x1 256->64 56x56", "conv1 7x7 3->64 224x224 s2"};
-        int[][] shapes = {{64, 56, 64, 3, 1, 1}, {256, 56, 64, 1, 1, 0}, {3, 224, 64, 7, 2, 3}};
         List<String> lines = new ArrayList<>();
-        for (int l = 0; l < names.length; l++) {
-            for (String which : List.of("forward", "backward-data", "backward-filter")) {
-                String row = names[l] + " " + which;
-                if (!filter.isEmpty() && filter.stream().noneMatch(row::contains)) {
+        for (ReproBench.Layer l : ReproBench.LAYERS) {
+            for (String which : ReproBench.PASSES) {
+                String row = l.name() + " " + which;
+                if (!ReproBench.selected(row)) {
                     continue;
                 }
-                Side a = new Side(there, threads, shapes[l], batch, which, 7);
-                Side b = new Side(here, threads, shapes[l], batch, which, 7);
-                int[] s = shapes[l];
-                int out = (s[1] + 2 * s[5] - s[3]) / s[4] + 1;
-                double gflop = 2.0 * batch * s[0] * s[2] * s[3] * s[3] * out * out / 1e9;
+                Side a = new Side(there, threads, l, batch, which, 7);
+                Side b = new Side(here, threads, l, batch, which, 7);
                 for (int warm = 0; warm < 2; warm++) {
-                    a.sample(gflop, SAMPLE_CPU_NANOS);
-                    b.sample(gflop, SAMPLE_CPU_NANOS);
+                    a.sample(SAMPLE_CPU_NANOS);
+                    b.sample(SAMPLE_CPU_NANOS);
                 }
                 double differs = 0;
                 double largest = 0;
@@ -174,8 +161,8 @@ public final class ReproAB {
                 for (int i = 0; i < pairs; i++) {
                     // alternate which side goes first, so that neither always follows the other's cache footprint
                     boolean aFirst = i % 2 == 0;
-                    double first = (aFirst ? a : b).sample(gflop, SAMPLE_CPU_NANOS);
-                    double second = (aFirst ? b : a).sample(gflop, SAMPLE_CPU_NANOS);
+                    double first = (aFirst ? a : b).sample(SAMPLE_CPU_NANOS);
+                    double second = (aFirst ? b : a).sample(SAMPLE_CPU_NANOS);
                     ra[i] = aFirst ? first : second;
                     rb[i] = aFirst ? second : first;
                     ratio[i] = rb[i] / ra[i];
@@ -185,7 +172,7 @@ public final class ReproAB {
                 Arrays.sort(ra);
                 Arrays.sort(rb);
                 Arrays.sort(ratio);
-                lines.add(String.format(Locale.ROOT, "%-28s %-16s %10.1f %10.1f %10.3f %6.3f-%-6.3f %10.1e", names[l], which,
+                lines.add(String.format(Locale.ROOT, "%-28s %-16s %10.1f %10.1f %10.3f %6.3f-%-6.3f %10.1e", l.name(), which,
                         ra[pairs / 2], rb[pairs / 2], ratio[pairs / 2], ratio[pairs / 4], ratio[3 * pairs / 4],
                         largest == 0 ? differs : differs / largest));
                 System.err.println("measured " + row);
@@ -201,13 +188,5 @@ public final class ReproAB {
         System.out.printf(Locale.ROOT, "%-28s %-16s %10s %10s %10s %13s %10s%n", "layer", "pass", "other", "this",
                 "this/other", "IQR", "differs");
         lines.forEach(System.out::println);
-    }
-
-    private static float[] random(SplittableRandom r, long n) {
-        float[] a = new float[(int) n];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = (float) (r.nextDouble() * 2 - 1);
-        }
-        return a;
     }
 }

@@ -43,10 +43,19 @@ public final class ReproBench {
     static final List<String> ROWS = Arrays.stream(System.getProperty("crashlab.bench.rows", "").split(","))
             .filter(s -> !s.isBlank()).toList();
 
-    private static final List<String> PASSES = List.of("forward", "backward-data", "backward-filter");
+    static final List<String> PASSES = List.of("forward", "backward-data", "backward-filter");
+
+    /** A measured layer: 2D, square, NCHW float32, equal padding on both sides. */
+    record Layer(String name, int in, int size, int out, int kernel, int stride, int pad) {}
+
+    /** The three ResNet-50 layers every row measures (also {@link ReproAB}'s). */
+    static final List<Layer> LAYERS = List.of(
+            new Layer("conv2_x 3x3 64->64 56x56", 64, 56, 64, 3, 1, 1),
+            new Layer("1x1 256->64 56x56", 256, 56, 64, 1, 1, 0),
+            new Layer("conv1 7x7 3->64 224x224 s2", 3, 224, 64, 7, 2, 3));
 
     /** Whether the row "layer pass" is measured: {@link #ROWS} is empty or one of its strings is part of it. */
-    private static boolean selected(String row) {
+    static boolean selected(String row) {
         return ROWS.isEmpty() || ROWS.stream().anyMatch(row::contains);
     }
 
@@ -56,11 +65,8 @@ public final class ReproBench {
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         Path model = Path.of(args.length > 2 ? args[2] : DEFAULT_MODEL);
         int threads = Runtime.getRuntime().availableProcessors();
-        ConvProblem[] layers = {
-            problem("conv2_x 3x3 64->64 56x56", batch, 64, 56, 64, 3, 1, 1),
-            problem("1x1 256->64 56x56", batch, 256, 56, 64, 1, 1, 0),
-            problem("conv1 7x7 3->64 224x224 s2", batch, 3, 224, 64, 7, 2, 3),
-        };
+        ConvProblem[] layers = LAYERS.stream().map(l -> problem(l.name(), batch, l.in(), l.size(), l.out(), l.kernel(),
+                l.stride(), l.pad())).toArray(ConvProblem[]::new);
         try (CpuConvBackend cpu = new CpuConvBackend(threads); PeakRounds peakRounds = new PeakRounds(threads)) {
             Rate before = peakGflops(threads);
             List<Measured> lines = new ArrayList<>();
@@ -344,7 +350,7 @@ public final class ReproBench {
                 ConvProblem.DType.FLOAT32, ConvProblem.Layout.NCHW, false);
     }
 
-    private static float[] random(SplittableRandom r, long n) {
+    static float[] random(SplittableRandom r, long n) {
         return random(r, new float[(int) n]);
     }
 
