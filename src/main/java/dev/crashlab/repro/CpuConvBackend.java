@@ -12,7 +12,8 @@ import java.util.stream.IntStream;
  * a GPU computing in half with float32 accumulation would). Work is split over a private {@link ForkJoinPool}
  * by batch x channel so that no two tasks write the same element; inner loops run along the innermost
  * spatial dimension, contiguous in memory, so the JIT can vectorise them. The memory cap counts the host
- * arrays a pass holds (its inputs, any rounded copies and its output).
+ * arrays a pass holds (its inputs, any rounded copies and its output). Scratch arrays are kept from pass to pass
+ * ({@link ScratchArrays}), so a pass run again allocates nothing.
  */
 public final class CpuConvBackend implements ConvBackend {
 
@@ -39,6 +40,7 @@ public final class CpuConvBackend implements ConvBackend {
 
     private final ForkJoinPool pool;
     private final Kernels kernels;
+    private final ScratchArrays scratch = new ScratchArrays();
     private long capBytes;
 
     /** A backend using every available core. */
@@ -62,6 +64,7 @@ public final class CpuConvBackend implements ConvBackend {
     /** The pool's tasks for one pass, counting the scratch arrays the pass allocates. */
     private final class PassTasks implements GemmConv.Tasks {
         final java.util.concurrent.atomic.AtomicLong bytes = new java.util.concurrent.atomic.AtomicLong();
+        final ScratchArrays.Lease lease = scratch.lease();
 
         @Override
         public void run(int count, java.util.function.IntConsumer task) {
@@ -76,13 +79,13 @@ public final class CpuConvBackend implements ConvBackend {
         @Override
         public float[] alloc(int n) {
             bytes.addAndGet(4L * n);
-            return new float[n];
+            return lease.floats(n);
         }
 
         @Override
         public int[] allocInts(int n) {
             bytes.addAndGet(4L * n);
-            return new int[n];
+            return lease.ints(n);
         }
     }
 
@@ -253,7 +256,11 @@ public final class CpuConvBackend implements ConvBackend {
         if (out == dest && !overwrites(g, pass)) {
             java.util.Arrays.fill(out, 0f);
         }
-        run(g, pass, ar, br, out, tasks);
+        try {
+            run(g, pass, ar, br, out, tasks);
+        } finally {
+            tasks.lease.release();
+        }
         double millis = (System.nanoTime() - t0) / 1e6;
         DTypeRounding.roundInPlace(out, p.dtype());
         if (convert) {
