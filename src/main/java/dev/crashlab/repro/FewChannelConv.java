@@ -944,14 +944,18 @@ final class FewChannelConv {
                             int cols = Math.min(NR, pEnd - p0);
                             int nseg = segments(g, pl, p0, cols, seg, j * 3 * NR);
                             nsegs[j] = cols == NR && nseg == 1 ? 0 : nseg;
-                            int src = (image * g.cOut() + gr * kpg) * positions + p0;
-                            int b = j * kpg * NR;
-                            for (int kk = 0; kk < kpg; kk++, src += positions) {
+                        }
+                        // channel by channel, the blocks' positions in one run of dy (one stream per channel, not per block)
+                        int src = (image * g.cOut() + gr * kpg) * positions + q0;
+                        for (int kk = 0; kk < kpg; kk++, src += positions) {
+                            for (int j = 0; j < nb; j++) {
+                                int cols = Math.min(NR, pEnd - q0 - j * NR);
+                                int b = j * kpg * NR + kk * NR;
                                 if (cols == NR) {
-                                    copyRow(dy, src, bp, b + kk * NR);
+                                    copyRow(dy, src + j * NR, bp, b);
                                 } else {
-                                    System.arraycopy(dy, src, bp, b + kk * NR, cols);
-                                    java.util.Arrays.fill(bp, b + kk * NR + cols, b + kk * NR + NR, 0f);
+                                    System.arraycopy(dy, src + j * NR, bp, b, cols);
+                                    java.util.Arrays.fill(bp, b + cols, b + NR, 0f);
                                 }
                             }
                         }
