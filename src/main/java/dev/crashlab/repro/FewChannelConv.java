@@ -7,6 +7,7 @@ import static dev.crashlab.repro.PackedGemm.S;
 
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -680,13 +681,172 @@ final class FewChannelConv {
         }
     }
 
-    /** dyT[p * OC_TILE + j] = dy[at + j * stride + p] for p < kc, j < OC_TILE: a gather of L channels at a time. */
+    /**
+     * dyT[p * OC_TILE + j] = dy[at + j * stride + p] for p < kc, j < OC_TILE: with 16 lanes, 16 x 16 squares transposed in
+     * registers ({@link #transpose16}); the positions past the last whole square (and every position with other widths) by
+     * gathers of L channels at a time.
+     */
     private static void transposeBlock(float[] dy, int at, int stride, int[] map, int kc, float[] dyT) {
-        for (int p = 0; p < kc; p++) {
+        int p = 0;
+        if (L == 16) {
+            for (; p + 16 <= kc; p += 16) {
+                for (int v = 0; v < OC_TILE / 16; v++) {
+                    transpose16(dy, at + v * 16 * stride + p, stride, dyT, p * OC_TILE + v * 16, OC_TILE);
+                }
+            }
+        }
+        for (; p < kc; p++) {
             for (int v = 0; v < OC_TILE / L; v++) {
                 FloatVector.fromArray(S, dy, at + v * L * stride + p, map, 0).intoArray(dyT, p * OC_TILE + v * L);
             }
         }
+    }
+
+    // lane i -> lane i ^ d, and the lanes whose bit d is set, for the transposing swaps of 8, 4, 2 and 1 lanes
+    private static final VectorShuffle<Float> SWAP8 = VectorShuffle.fromOp(FloatVector.SPECIES_512, i -> i ^ 8);
+    private static final VectorShuffle<Float> SWAP4 = VectorShuffle.fromOp(FloatVector.SPECIES_512, i -> i ^ 4);
+    private static final VectorShuffle<Float> SWAP2 = VectorShuffle.fromOp(FloatVector.SPECIES_512, i -> i ^ 2);
+    private static final VectorShuffle<Float> SWAP1 = VectorShuffle.fromOp(FloatVector.SPECIES_512, i -> i ^ 1);
+    private static final VectorMask<Float> HIGH8 = VectorMask.fromLong(FloatVector.SPECIES_512, 0xFF00L);
+    private static final VectorMask<Float> HIGH4 = VectorMask.fromLong(FloatVector.SPECIES_512, 0xF0F0L);
+    private static final VectorMask<Float> HIGH2 = VectorMask.fromLong(FloatVector.SPECIES_512, 0xCCCCL);
+    private static final VectorMask<Float> HIGH1 = VectorMask.fromLong(FloatVector.SPECIES_512, 0xAAAAL);
+
+    /**
+     * dst[d0 + i * ldd + j] = src[s0 + j * stride + i] for i, j < 16: 16 rows loaded whole, then four rounds that swap
+     * bit d of the row with bit d of the lane (rows r and r + d trade the lanes with bit d set in r for those without in
+     * r + d: a rearrange and a blend each), then 16 rows stored whole. 128 register operations instead of 16 gathers of
+     * 16 scattered floats each.
+     */
+    private static void transpose16(float[] src, int s0, int stride, float[] dst, int d0, int ldd) {
+        FloatVector r0 = FloatVector.fromArray(FloatVector.SPECIES_512, src, s0 + 0 * stride);
+        FloatVector r1 = FloatVector.fromArray(FloatVector.SPECIES_512, src, s0 + 1 * stride);
+        FloatVector r2 = FloatVector.fromArray(FloatVector.SPECIES_512, src, s0 + 2 * stride);
+        FloatVector r3 = FloatVector.fromArray(FloatVector.SPECIES_512, src, s0 + 3 * stride);
+        FloatVector r4 = FloatVector.fromArray(FloatVector.SPECIES_512, src, s0 + 4 * stride);
+        FloatVector r5 = FloatVector.fromArray(FloatVector.SPECIES_512, src, s0 + 5 * stride);
+        FloatVector r6 = FloatVector.fromArray(FloatVector.SPECIES_512, src, s0 + 6 * stride);
+        FloatVector r7 = FloatVector.fromArray(FloatVector.SPECIES_512, src, s0 + 7 * stride);
+        FloatVector r8 = FloatVector.fromArray(FloatVector.SPECIES_512, src, s0 + 8 * stride);
+        FloatVector r9 = FloatVector.fromArray(FloatVector.SPECIES_512, src, s0 + 9 * stride);
+        FloatVector r10 = FloatVector.fromArray(FloatVector.SPECIES_512, src, s0 + 10 * stride);
+        FloatVector r11 = FloatVector.fromArray(FloatVector.SPECIES_512, src, s0 + 11 * stride);
+        FloatVector r12 = FloatVector.fromArray(FloatVector.SPECIES_512, src, s0 + 12 * stride);
+        FloatVector r13 = FloatVector.fromArray(FloatVector.SPECIES_512, src, s0 + 13 * stride);
+        FloatVector r14 = FloatVector.fromArray(FloatVector.SPECIES_512, src, s0 + 14 * stride);
+        FloatVector r15 = FloatVector.fromArray(FloatVector.SPECIES_512, src, s0 + 15 * stride);
+        FloatVector t0 = r0.blend(r8.rearrange(SWAP8), HIGH8);
+        r8 = r0.rearrange(SWAP8).blend(r8, HIGH8);
+        r0 = t0;
+        FloatVector t1 = r1.blend(r9.rearrange(SWAP8), HIGH8);
+        r9 = r1.rearrange(SWAP8).blend(r9, HIGH8);
+        r1 = t1;
+        FloatVector t2 = r2.blend(r10.rearrange(SWAP8), HIGH8);
+        r10 = r2.rearrange(SWAP8).blend(r10, HIGH8);
+        r2 = t2;
+        FloatVector t3 = r3.blend(r11.rearrange(SWAP8), HIGH8);
+        r11 = r3.rearrange(SWAP8).blend(r11, HIGH8);
+        r3 = t3;
+        FloatVector t4 = r4.blend(r12.rearrange(SWAP8), HIGH8);
+        r12 = r4.rearrange(SWAP8).blend(r12, HIGH8);
+        r4 = t4;
+        FloatVector t5 = r5.blend(r13.rearrange(SWAP8), HIGH8);
+        r13 = r5.rearrange(SWAP8).blend(r13, HIGH8);
+        r5 = t5;
+        FloatVector t6 = r6.blend(r14.rearrange(SWAP8), HIGH8);
+        r14 = r6.rearrange(SWAP8).blend(r14, HIGH8);
+        r6 = t6;
+        FloatVector t7 = r7.blend(r15.rearrange(SWAP8), HIGH8);
+        r15 = r7.rearrange(SWAP8).blend(r15, HIGH8);
+        r7 = t7;
+        t0 = r0.blend(r4.rearrange(SWAP4), HIGH4);
+        r4 = r0.rearrange(SWAP4).blend(r4, HIGH4);
+        r0 = t0;
+        t1 = r1.blend(r5.rearrange(SWAP4), HIGH4);
+        r5 = r1.rearrange(SWAP4).blend(r5, HIGH4);
+        r1 = t1;
+        t2 = r2.blend(r6.rearrange(SWAP4), HIGH4);
+        r6 = r2.rearrange(SWAP4).blend(r6, HIGH4);
+        r2 = t2;
+        t3 = r3.blend(r7.rearrange(SWAP4), HIGH4);
+        r7 = r3.rearrange(SWAP4).blend(r7, HIGH4);
+        r3 = t3;
+        FloatVector t8 = r8.blend(r12.rearrange(SWAP4), HIGH4);
+        r12 = r8.rearrange(SWAP4).blend(r12, HIGH4);
+        r8 = t8;
+        FloatVector t9 = r9.blend(r13.rearrange(SWAP4), HIGH4);
+        r13 = r9.rearrange(SWAP4).blend(r13, HIGH4);
+        r9 = t9;
+        FloatVector t10 = r10.blend(r14.rearrange(SWAP4), HIGH4);
+        r14 = r10.rearrange(SWAP4).blend(r14, HIGH4);
+        r10 = t10;
+        FloatVector t11 = r11.blend(r15.rearrange(SWAP4), HIGH4);
+        r15 = r11.rearrange(SWAP4).blend(r15, HIGH4);
+        r11 = t11;
+        t0 = r0.blend(r2.rearrange(SWAP2), HIGH2);
+        r2 = r0.rearrange(SWAP2).blend(r2, HIGH2);
+        r0 = t0;
+        t1 = r1.blend(r3.rearrange(SWAP2), HIGH2);
+        r3 = r1.rearrange(SWAP2).blend(r3, HIGH2);
+        r1 = t1;
+        t4 = r4.blend(r6.rearrange(SWAP2), HIGH2);
+        r6 = r4.rearrange(SWAP2).blend(r6, HIGH2);
+        r4 = t4;
+        t5 = r5.blend(r7.rearrange(SWAP2), HIGH2);
+        r7 = r5.rearrange(SWAP2).blend(r7, HIGH2);
+        r5 = t5;
+        t8 = r8.blend(r10.rearrange(SWAP2), HIGH2);
+        r10 = r8.rearrange(SWAP2).blend(r10, HIGH2);
+        r8 = t8;
+        t9 = r9.blend(r11.rearrange(SWAP2), HIGH2);
+        r11 = r9.rearrange(SWAP2).blend(r11, HIGH2);
+        r9 = t9;
+        FloatVector t12 = r12.blend(r14.rearrange(SWAP2), HIGH2);
+        r14 = r12.rearrange(SWAP2).blend(r14, HIGH2);
+        r12 = t12;
+        FloatVector t13 = r13.blend(r15.rearrange(SWAP2), HIGH2);
+        r15 = r13.rearrange(SWAP2).blend(r15, HIGH2);
+        r13 = t13;
+        t0 = r0.blend(r1.rearrange(SWAP1), HIGH1);
+        r1 = r0.rearrange(SWAP1).blend(r1, HIGH1);
+        r0 = t0;
+        t2 = r2.blend(r3.rearrange(SWAP1), HIGH1);
+        r3 = r2.rearrange(SWAP1).blend(r3, HIGH1);
+        r2 = t2;
+        t4 = r4.blend(r5.rearrange(SWAP1), HIGH1);
+        r5 = r4.rearrange(SWAP1).blend(r5, HIGH1);
+        r4 = t4;
+        t6 = r6.blend(r7.rearrange(SWAP1), HIGH1);
+        r7 = r6.rearrange(SWAP1).blend(r7, HIGH1);
+        r6 = t6;
+        t8 = r8.blend(r9.rearrange(SWAP1), HIGH1);
+        r9 = r8.rearrange(SWAP1).blend(r9, HIGH1);
+        r8 = t8;
+        t10 = r10.blend(r11.rearrange(SWAP1), HIGH1);
+        r11 = r10.rearrange(SWAP1).blend(r11, HIGH1);
+        r10 = t10;
+        t12 = r12.blend(r13.rearrange(SWAP1), HIGH1);
+        r13 = r12.rearrange(SWAP1).blend(r13, HIGH1);
+        r12 = t12;
+        FloatVector t14 = r14.blend(r15.rearrange(SWAP1), HIGH1);
+        r15 = r14.rearrange(SWAP1).blend(r15, HIGH1);
+        r14 = t14;
+        r0.intoArray(dst, d0 + 0 * ldd);
+        r1.intoArray(dst, d0 + 1 * ldd);
+        r2.intoArray(dst, d0 + 2 * ldd);
+        r3.intoArray(dst, d0 + 3 * ldd);
+        r4.intoArray(dst, d0 + 4 * ldd);
+        r5.intoArray(dst, d0 + 5 * ldd);
+        r6.intoArray(dst, d0 + 6 * ldd);
+        r7.intoArray(dst, d0 + 7 * ldd);
+        r8.intoArray(dst, d0 + 8 * ldd);
+        r9.intoArray(dst, d0 + 9 * ldd);
+        r10.intoArray(dst, d0 + 10 * ldd);
+        r11.intoArray(dst, d0 + 11 * ldd);
+        r12.intoArray(dst, d0 + 12 * ldd);
+        r13.intoArray(dst, d0 + 13 * ldd);
+        r14.intoArray(dst, d0 + 14 * ldd);
+        r15.intoArray(dst, d0 + 15 * ldd);
     }
 
     /** acc[at + t * kpg + j] += tmp[t * OC_TILE + j] for the tile's taps t and channels j. */
