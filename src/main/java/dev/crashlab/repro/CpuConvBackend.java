@@ -83,6 +83,12 @@ public final class CpuConvBackend implements ConvBackend {
         }
 
         @Override
+        public float[] allocUnset(int n) {
+            bytes.addAndGet(4L * n);
+            return lease.unsetFloats(n);
+        }
+
+        @Override
         public int[] allocInts(int n) {
             bytes.addAndGet(4L * n);
             return lease.ints(n);

@@ -43,6 +43,14 @@ final class GemmConv {
 
         /** A new zeroed scratch array of {@code n} ints, counted in the pass's {@code peak_bytes}. */
         int[] allocInts(int n);
+
+        /**
+         * A scratch array of {@code n} floats whose contents are unspecified (an earlier pass's, kept): for arrays the
+         * pass writes wholly before it reads them, where zeroing would be a wasted sweep. Counted as {@link #alloc}.
+         */
+        default float[] allocUnset(int n) {
+            return alloc(n);
+        }
     }
 
     private GemmConv() {}

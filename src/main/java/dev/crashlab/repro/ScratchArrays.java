@@ -15,7 +15,8 @@ import java.util.Map;
  * ResNet-50 layers of {@code scripts/bench repro} the collector's threads and the kernel's time took 2-19 % of a pass's
  * CPU time (1x1 forward the most) before the arrays were kept.
  *
- * <p>NOTE: an array is handed out zeroed, as a new one would be, and belongs to one pass until {@link #release}; arrays
+ * <p>NOTE: an array is handed out zeroed, as a new one would be (or as it was left, where the pass asks for that:
+ * {@link Lease#unsetFloats}), and belongs to one pass until {@link #release}; arrays
  * nobody took in the last {@link #KEEP_PASSES} passes are dropped, and what is kept is bounded by {@link #MAX_KEPT_BYTES},
  * so a replay that moves from layer to layer holds at most its last passes' scratch (idle, outside any pass's
  * {@code peak_bytes}). Thread-safe: a pass's tasks
@@ -47,6 +48,16 @@ final class ScratchArrays {
                 a = new float[n];
             } else {
                 Arrays.fill(a, 0f);
+            }
+            hold(a);
+            return a;
+        }
+
+        /** An array of {@code n} floats holding whatever the pass that last used it left there (zeros if new). */
+        float[] unsetFloats(int n) {
+            float[] a = (float[]) take(floats, n);
+            if (a == null) {
+                a = new float[n];
             }
             hold(a);
             return a;

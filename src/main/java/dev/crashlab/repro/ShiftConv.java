@@ -3,6 +3,7 @@ package dev.crashlab.repro;
 import static dev.crashlab.repro.PackedGemm.L;
 import static dev.crashlab.repro.PackedGemm.MR;
 import static dev.crashlab.repro.PackedGemm.NR;
+import static dev.crashlab.repro.PackedGemm.S;
 
 import jdk.incubator.vector.FloatVector;
 
@@ -104,6 +105,20 @@ final class ShiftConv {
             planeQ = q0 * q1 * q2;
             // reads for grid positions past the last output row run at most a plane row plus two tiles past the end
             floats = Math.toIntExact((long) channels * phases * planeQ + (long) q1 * q2 + 2L * NR);
+        }
+
+        /**
+         * Scratch for the planes of {@code images} images, {@link #floats} apart: {@link #fill} writes each image's planes
+         * whole, so only the tail after them (read by grid positions past the last output row, and multiplied by zeros
+         * in backward-filter, where a NaN left there would spread) is cleared here.
+         */
+        float[] alloc(int images, GemmConv.Tasks tasks) {
+            float[] a = tasks.allocUnset(images * floats);
+            int planes = floats - (q1 * q2 + 2 * NR);
+            for (int i = 0; i < images; i++) {
+                java.util.Arrays.fill(a, i * floats + planes, (i + 1) * floats, 0f);
+            }
+            return a;
         }
 
         /** Where row (channel c, tap) starts, relative to grid position 0 of depth slice 0. */
@@ -283,7 +298,7 @@ final class ShiftConv {
         boolean direct = pl.phases == 1 && pl.planeQ == g.inSpatial() && pl.q2 == g.in()[2] && pl.q1 == g.in()[1]
                 && g.inSpatial() % NR == 0 && kv == 1 && out[0] * slice == g.inSpatial();
         int round = direct ? g.n() : imagesPerRound(g, pl.floats);
-        float[] xq = direct ? x : tasks.alloc(round * pl.floats);
+        float[] xq = direct ? x : pl.alloc(round, tasks);
         int bpt = blocksPerTask(kr);
         int perSlice = Math.ceilDiv(blocks, bpt);
         // per thread: one block's B rows of one reduction chunk, packed (kf x NR), and the block's tiles of all panels
@@ -556,7 +571,7 @@ final class ShiftConv {
         }
         boolean direct = filterDirect(g, pl);
         int round = direct ? g.n() : imagesPerRound(g, pl.floats);
-        float[] xq = direct ? x : tasks.alloc(round * pl.floats);
+        float[] xq = direct ? x : pl.alloc(round, tasks);
         int splits = filterSplits(g, tasks.threads());
         int accFloats = g.groups() * rPanels * jPanels * MR * NR;
         float[] acc = tasks.alloc(splits * accFloats);
@@ -605,11 +620,11 @@ final class ShiftConv {
                 }
             });
         }
-        for (int sp = 1; sp < splits; sp++) {
-            int from = sp * accFloats;
-            for (int i = 0; i < accFloats; i++) {
-                acc[i] += acc[from + i];
-            }
+        // the splits' sums added into the first, in split order (the same result on every run), a slice per task
+        if (splits > 1) {
+            int part = GemmConv.roundUp(Math.ceilDiv(accFloats, 4 * tasks.threads()), L);
+            tasks.run(Math.ceilDiv(accFloats, part), t -> addSplits(acc, accFloats, splits, t * part,
+                    Math.min(accFloats, (t + 1) * part)));
         }
         for (int gr = 0; gr < g.groups(); gr++) {
             for (int k = 0; k < kpg; k++) {
@@ -618,6 +633,25 @@ final class ShiftConv {
                     dw[dwRow + r] = acc[((gr * rPanels + r / MR) * jPanels + k / NR) * MR * NR + (r % MR) * NR + k % NR];
                 }
             }
+        }
+    }
+
+    /** acc[i] += acc[sp * accFloats + i] for the splits sp = 1, 2... in turn, i in [from, to). */
+    private static void addSplits(float[] acc, int accFloats, int splits, int from, int to) {
+        int i = from;
+        for (; i + L <= to; i += L) {
+            FloatVector v = FloatVector.fromArray(S, acc, i);
+            for (int sp = 1; sp < splits; sp++) {
+                v = v.add(FloatVector.fromArray(S, acc, sp * accFloats + i));
+            }
+            v.intoArray(acc, i);
+        }
+        for (; i < to; i++) {
+            float v = acc[i];
+            for (int sp = 1; sp < splits; sp++) {
+                v += acc[sp * accFloats + i];
+            }
+            acc[i] = v;
         }
     }
 
