@@ -1050,20 +1050,21 @@ final class FewChannelConv {
         int rpad = roundUp(kr, MR);
         int panels = rpad / MR;
         // A = w^T per group in MR-row panels: a[gr][ir][k][i] = w[gr * kpg + k][ir * MR + i], rows past kr zero
+        Planes pl = new Planes(g);
+        // the rows in the order (c, kd, kw, kh), kh fastest, where that leaves no two rows of a tile overlapping in the
+        // planes (rows a kernel row apart are a plane row apart): each tile then adds its rows straight from the
+        // registers (PackedGemm.tileAdd); otherwise in (c, tap) order, each tile stored and added block by block
+        boolean fused = addsFromRegisters(g);
+        int[] order = fused ? rowsByColumn(g) : java.util.stream.IntStream.range(0, kr).toArray();
+        int[] offs = tasks.allocInts(g.groups() * rpad);
+        rowOffsets(g, pl, order, offs, rpad);
         float[] a = tasks.alloc(g.groups() * rpad * kpg);
         for (int gr = 0; gr < g.groups(); gr++) {
             for (int kk = 0; kk < kpg; kk++) {
                 int src = (gr * kpg + kk) * kr;
                 for (int r = 0; r < kr; r++) {
-                    a[gr * rpad * kpg + r / MR * MR * kpg + kk * MR + r % MR] = w[src + r];
+                    a[gr * rpad * kpg + r / MR * MR * kpg + kk * MR + r % MR] = w[src + order[r]];
                 }
-            }
-        }
-        Planes pl = new Planes(g);
-        int[] offs = tasks.allocInts(g.groups() * rpad);
-        for (int gr = 0; gr < g.groups(); gr++) {
-            for (int r = 0; r < kr; r++) {
-                offs[gr * rpad + r] = pl.rowOffset(gr * cpg + r / kv, r % kv);
             }
         }
         int positions = g.outSpatial();
@@ -1120,17 +1121,25 @@ final class FewChannelConv {
                             }
                         }
                         for (int ir = 0; ir < panels; ir++) {
-                            for (int j = 0; j < nb; j++) {
-                                PackedGemm.tileStore(a, (gr * panels + ir) * MR * kpg, bp, j * kpg * NR, kpg, c,
-                                        j * MR * NR, NR);
-                            }
                             int rows = Math.min(MR, kr - ir * MR);
+                            for (int j = 0; j < nb; j++) {
+                                if (fused && rows == MR && nsegs[j] == 0) {
+                                    PackedGemm.tileAdd(a, (gr * panels + ir) * MR * kpg, bp, j * kpg * NR, kpg, dq, offs,
+                                            gr * rpad + ir * MR, slot + seg[j * 3 * NR + 1]);
+                                } else {
+                                    PackedGemm.tileStore(a, (gr * panels + ir) * MR * kpg, bp, j * kpg * NR, kpg, c,
+                                            j * MR * NR, NR);
+                                }
+                            }
                             // block by block within a row: rows (c, kh, kw) and (c, kh, kw + s) overlap one float apart
                             // in the planes, so the adds back to back go to different blocks
                             for (int i = 0; i < rows; i++) {
                                 int row = slot + offs[gr * rpad + ir * MR + i];
                                 for (int j = 0; j < nb; j++) {
                                     int from = (j * MR + i) * NR;
+                                    if (fused && rows == MR && nsegs[j] == 0) {
+                                        continue; // added by tileAdd
+                                    }
                                     if (nsegs[j] == 0) {
                                         addRow(c, from, dq, row + seg[j * 3 * NR + 1]);
                                     } else {
@@ -1149,6 +1158,63 @@ final class FewChannelConv {
             tasks.run(images * unfills, t -> unfill(g, pl, dq, t / unfills * pl.floats, dx, firstImage + t / unfills,
                     t % unfills / pl.phases, t % pl.phases));
         }
+    }
+
+    /**
+     * Whether backward-data of {@code g} adds its whole tiles into the planes straight from the registers: with its rows
+     * in the order (c, kd, kw, kh), no two rows of one tile overlap in the planes (true where a plane row holds at least
+     * a tile row and a kernel's columns of one phase fit in no tile: the 7x7 stride-2 stem at any useful size).
+     */
+    static boolean addsFromRegisters(ConvGeometry g) {
+        int rpad = roundUp(g.cInPerGroup() * g.kernelVolume(), MR);
+        int[] offs = new int[g.groups() * rpad];
+        rowOffsets(g, new Planes(g), rowsByColumn(g), offs, rpad);
+        return tilesApart(offs, g.groups(), g.cInPerGroup() * g.kernelVolume(), rpad);
+    }
+
+    /** The reduction rows c * kernelVolume + tap of a group in the order (c, kd, kw, kh): kh fastest. */
+    private static int[] rowsByColumn(ConvGeometry g) {
+        int[] k = g.k();
+        int kv = g.kernelVolume();
+        int[] order = new int[g.cInPerGroup() * kv];
+        int i = 0;
+        for (int c = 0; c < g.cInPerGroup(); c++) {
+            for (int kd = 0; kd < k[0]; kd++) {
+                for (int kw = 0; kw < k[2]; kw++) {
+                    for (int kh = 0; kh < k[1]; kh++) {
+                        order[i++] = c * kv + (kd * k[1] + kh) * k[2] + kw;
+                    }
+                }
+            }
+        }
+        return order;
+    }
+
+    /** offs[gr * rpad + r] = where row order[r] of group gr starts in the planes. */
+    private static void rowOffsets(ConvGeometry g, Planes pl, int[] order, int[] offs, int rpad) {
+        int cpg = g.cInPerGroup();
+        int kv = g.kernelVolume();
+        for (int gr = 0; gr < g.groups(); gr++) {
+            for (int r = 0; r < order.length; r++) {
+                offs[gr * rpad + r] = pl.rowOffset(gr * cpg + order[r] / kv, order[r] % kv);
+            }
+        }
+    }
+
+    /** Whether no two rows of one MR-row tile start less than NR floats apart (their runs of NR do not overlap). */
+    private static boolean tilesApart(int[] offs, int groups, int kr, int rpad) {
+        for (int gr = 0; gr < groups; gr++) {
+            for (int r0 = 0; r0 < kr; r0 += MR) {
+                for (int i = r0; i < Math.min(kr, r0 + MR); i++) {
+                    for (int j = i + 1; j < Math.min(kr, r0 + MR); j++) {
+                        if (Math.abs(offs[gr * rpad + i] - offs[gr * rpad + j]) < NR) {
+                            return false;
+                        }
+                    }
+                }
+            }
+        }
+        return true;
     }
 
     // The vector loops live in small methods of their own, not in the passes' large task lambdas: with the gather and the

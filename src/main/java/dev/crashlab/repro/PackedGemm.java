@@ -149,6 +149,86 @@ final class PackedGemm {
     }
 
     /**
+     * The product of {@link #tileStore}, its MR rows added into {@code x} straight from the registers: row i onto {@code x[offs[oOff + i] + base ..]}, in row order (no tile in memory for {@link #addRows} to read back). The
+     * rows' ranges must not overlap: a row's load right after an overlapping row's store would wait for that store (a
+     * CPU cannot forward a store to a load that straddles it). The adds are written out here, not in a helper: a 43-byte
+     * helper called once per tile was not inlined, and the accumulators passed to it were boxed (five times slower).
+     */
+    static void tileAdd(float[] a, int aOff, float[] b, int bOff, int kc, float[] x, int[] offs, int oOff, int base) {
+        FloatVector c00 = FloatVector.zero(S);
+        FloatVector c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S);
+        FloatVector c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S);
+        FloatVector c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S);
+        FloatVector c31 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S);
+        FloatVector c41 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S);
+        FloatVector c51 = FloatVector.zero(S);
+        FloatVector c60 = FloatVector.zero(S);
+        FloatVector c61 = FloatVector.zero(S);
+        FloatVector c70 = FloatVector.zero(S);
+        FloatVector c71 = FloatVector.zero(S);
+        int ao = aOff;
+        int bo = bOff;
+        for (int k = 0; k < kc; k++, ao += MR, bo += NR) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bo);
+            FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+            FloatVector av = FloatVector.broadcast(S, a[ao + 0]);
+            c00 = b0.fma(av, c00);
+            c01 = b1.fma(av, c01);
+            av = FloatVector.broadcast(S, a[ao + 1]);
+            c10 = b0.fma(av, c10);
+            c11 = b1.fma(av, c11);
+            av = FloatVector.broadcast(S, a[ao + 2]);
+            c20 = b0.fma(av, c20);
+            c21 = b1.fma(av, c21);
+            av = FloatVector.broadcast(S, a[ao + 3]);
+            c30 = b0.fma(av, c30);
+            c31 = b1.fma(av, c31);
+            av = FloatVector.broadcast(S, a[ao + 4]);
+            c40 = b0.fma(av, c40);
+            c41 = b1.fma(av, c41);
+            av = FloatVector.broadcast(S, a[ao + 5]);
+            c50 = b0.fma(av, c50);
+            c51 = b1.fma(av, c51);
+            av = FloatVector.broadcast(S, a[ao + 6]);
+            c60 = b0.fma(av, c60);
+            c61 = b1.fma(av, c61);
+            av = FloatVector.broadcast(S, a[ao + 7]);
+            c70 = b0.fma(av, c70);
+            c71 = b1.fma(av, c71);
+        }
+        int o0 = offs[oOff + 0] + base;
+        FloatVector.fromArray(S, x, o0).add(c00).intoArray(x, o0);
+        FloatVector.fromArray(S, x, o0 + L).add(c01).intoArray(x, o0 + L);
+        int o1 = offs[oOff + 1] + base;
+        FloatVector.fromArray(S, x, o1).add(c10).intoArray(x, o1);
+        FloatVector.fromArray(S, x, o1 + L).add(c11).intoArray(x, o1 + L);
+        int o2 = offs[oOff + 2] + base;
+        FloatVector.fromArray(S, x, o2).add(c20).intoArray(x, o2);
+        FloatVector.fromArray(S, x, o2 + L).add(c21).intoArray(x, o2 + L);
+        int o3 = offs[oOff + 3] + base;
+        FloatVector.fromArray(S, x, o3).add(c30).intoArray(x, o3);
+        FloatVector.fromArray(S, x, o3 + L).add(c31).intoArray(x, o3 + L);
+        int o4 = offs[oOff + 4] + base;
+        FloatVector.fromArray(S, x, o4).add(c40).intoArray(x, o4);
+        FloatVector.fromArray(S, x, o4 + L).add(c41).intoArray(x, o4 + L);
+        int o5 = offs[oOff + 5] + base;
+        FloatVector.fromArray(S, x, o5).add(c50).intoArray(x, o5);
+        FloatVector.fromArray(S, x, o5 + L).add(c51).intoArray(x, o5 + L);
+        int o6 = offs[oOff + 6] + base;
+        FloatVector.fromArray(S, x, o6).add(c60).intoArray(x, o6);
+        FloatVector.fromArray(S, x, o6 + L).add(c61).intoArray(x, o6 + L);
+        int o7 = offs[oOff + 7] + base;
+        FloatVector.fromArray(S, x, o7).add(c70).intoArray(x, o7);
+        FloatVector.fromArray(S, x, o7 + L).add(c71).intoArray(x, o7 + L);
+    }
+
+
+    /**
      * C[cOff + i * NR + j] += sum over k < kc of x[offs[oOff + i] + base + k] * b[bOff + k * NR + j]: the A panel
      * read straight from the (padded) input, row i starting at {@code offs[oOff + i] + base}.
      */

@@ -183,6 +183,9 @@ class FewChannelConvTest {
                 new int[] {3, 3}, new int[] {3, 3}, new int[] {1, 1}, 1, ConvProblem.DType.FLOAT32,
                 ConvProblem.Layout.NCHW, false);
         assertThat(runsHere(CPU, p)).isTrue();
+        // backward-data adds its tiles from the registers here (rows a plane row apart); the random shapes whose rows
+        // would overlap take the stored tiles' path
+        assertThat(FewChannelConv.addsFromRegisters(ConvGeometry.of(p))).isTrue();
         assertPasses(CPU, p, random(r, p.inputElements()), random(r, p.filterElements()), random(r, p.outputElements()),
                 seed);
     }
