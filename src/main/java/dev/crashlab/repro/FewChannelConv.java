@@ -313,21 +313,34 @@ final class FewChannelConv {
     }
 
     /**
-     * Copies images {@code first .. first + images - 1} of x into the interiors of their zero-padded copies in xp (one
-     * {@link Padded#floats} slot each); the borders stay zero from the allocation.
+     * Copies images {@code first .. first + images - 1} of x into their zero-padded copies in xp (one {@link Padded#floats}
+     * slot each), row by row of the padded grid: an input row with zeros either side, or a row of zeros; and the slots'
+     * tails cleared. Every element is written, so xp may hold anything (a kept scratch array).
      */
     private static void fillPadded(ConvGeometry g, Padded pd, float[] x, int first, int images, float[] xp, GemmConv.Tasks tasks) {
         int[] in = g.in();
         int[] pad = g.pad();
         int inPlane = g.inSpatial();
-        int rowsPerImage = g.cIn() * in[0] * in[1];
+        int rowsPerImage = g.cIn() * pd.e0 * pd.e1;
+        int tail = g.cIn() * pd.plane;
+        for (int slot = 0; slot < images; slot++) {
+            java.util.Arrays.fill(xp, slot * pd.floats + tail, (slot + 1) * pd.floats, 0f);
+        }
         tasks.run(images * rowsPerImage, t -> {
-            int ih = t % in[1];
-            int id = t / in[1] % in[0];
-            int c = t / in[1] / in[0] % g.cIn();
+            int zh = t % pd.e1;
+            int zd = t / pd.e1 % pd.e0;
+            int c = t / pd.e1 / pd.e0 % g.cIn();
             int slot = t / rowsPerImage;
-            System.arraycopy(x, ((first + slot) * g.cIn() + c) * inPlane + (id * in[1] + ih) * in[2], xp,
-                    slot * pd.floats + ((c * pd.e0 + id + pad[0]) * pd.e1 + ih + pad[1]) * pd.e2 + pad[2], in[2]);
+            int row = slot * pd.floats + ((c * pd.e0 + zd) * pd.e1 + zh) * pd.e2;
+            int id = zd - pad[0];
+            int ih = zh - pad[1];
+            if (id < 0 || id >= in[0] || ih < 0 || ih >= in[1]) {
+                java.util.Arrays.fill(xp, row, row + pd.e2, 0f);
+                return;
+            }
+            java.util.Arrays.fill(xp, row, row + pad[2], 0f);
+            System.arraycopy(x, ((first + slot) * g.cIn() + c) * inPlane + (id * in[1] + ih) * in[2], xp, row + pad[2], in[2]);
+            java.util.Arrays.fill(xp, row + pad[2] + in[2], row + pd.e2, 0f);
         });
     }
 
@@ -362,7 +375,7 @@ final class FewChannelConv {
         int kPanels = Math.ceilDiv(kpg, MR);
         Padded pd = new Padded(g);
         int round = imagesPerRound(g, pd.floats);
-        float[] xp = tasks.alloc(round * pd.floats);
+        float[] xp = tasks.allocUnset(round * pd.floats);
         boolean runs = dil[2] == 1;
         int kw = k[2];
         // per group: where reduction row (c, kd, kh, kw) starts, relative to a position's corner; with unit dilation
@@ -587,7 +600,7 @@ final class FewChannelConv {
         int chunks = kpg / OC_TILE;
         Padded pd = new Padded(g);
         int round = imagesPerRound(g, pd.floats);
-        float[] xp = tasks.alloc(round * pd.floats);
+        float[] xp = tasks.allocUnset(round * pd.floats);
         // per group: where tap (c, kd, kh, kw) is relative to a position's corner in the padded input
         int[] colOff = tasks.allocInts(g.groups() * krPad);
         for (int gr = 0; gr < g.groups(); gr++) {
