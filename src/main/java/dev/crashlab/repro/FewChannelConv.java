@@ -104,6 +104,19 @@ final class FewChannelConv {
             return (od * q1 + oh) * q2 + ow;
         }
 
+        /**
+         * Scratch for the planes of {@code images} images, {@link #floats} apart: {@link #fill} writes each image's planes
+         * whole, so only the tails after them are cleared here (the array may be a kept one, holding anything).
+         */
+        float[] alloc(int images, GemmConv.Tasks tasks) {
+            float[] a = tasks.allocUnset(images * floats);
+            int planes = g.cIn() * phases * planeQ;
+            for (int i = 0; i < images; i++) {
+                java.util.Arrays.fill(a, i * floats + planes, (i + 1) * floats, 0f);
+            }
+            return a;
+        }
+
         /** Writes phase {@code phase} of channel c of image n of x into {@code dst}, zeros where it is padding. */
         void fill(float[] x, int n, int c, int phase, float[] dst, int at) {
             grid.fill(x, n, g.cIn(), c, phase, dst, at);
@@ -155,7 +168,7 @@ final class FewChannelConv {
         }
         Planes pl = new Planes(g);
         int round = imagesPerRound(g, pl.floats);
-        float[] xq = tasks.alloc(round * pl.floats);
+        float[] xq = pl.alloc(round, tasks);
         int[] offs = tasks.allocInts(g.groups() * kr);
         for (int gr = 0; gr < g.groups(); gr++) {
             for (int k = 0; k < kr; k++) {
