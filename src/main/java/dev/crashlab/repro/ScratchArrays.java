@@ -1,5 +1,6 @@
 package dev.crashlab.repro;
 
+import java.lang.ref.SoftReference;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,11 +17,11 @@ import java.util.Map;
  * CPU time (1x1 forward the most) before the arrays were kept.
  *
  * <p>NOTE: an array is handed out zeroed, as a new one would be (or as it was left, where the pass asks for that:
- * {@link Lease#unsetFloats}), and belongs to one pass until {@link #release}; arrays
- * nobody took in the last {@link #KEEP_PASSES} passes are dropped, and what is kept is bounded by {@link #MAX_KEPT_BYTES},
- * so a replay that moves from layer to layer holds at most its last passes' scratch (idle, outside any pass's
- * {@code peak_bytes}). Thread-safe: a pass's tasks
- * take arrays concurrently.
+ * {@link Lease#unsetFloats}), and belongs to one pass until {@link Lease#release}; arrays nobody took in the last
+ * {@link #KEEP_PASSES} passes are dropped, and what is kept is bounded by {@link #MAX_KEPT_BYTES}, so a replay that
+ * moves from layer to layer holds at most its last passes' scratch (idle, outside any pass's {@code peak_bytes}), and
+ * softly: the collector takes idle arrays back before the heap would run out. Thread-safe: a pass's tasks take arrays
+ * concurrently.
  */
 final class ScratchArrays {
 
@@ -30,7 +31,9 @@ final class ScratchArrays {
     /** The most bytes of idle arrays kept between passes. */
     static final long MAX_KEPT_BYTES = 256L << 20;
 
-    private record Idle(Object array, long bytes, long lastPass) {}
+    // softly held: the collector may take an idle array back when the heap runs short (a replay near the child JVM's
+    // -Xmx), before it would fail an allocation
+    private record Idle(SoftReference<Object> array, long bytes, long lastPass) {}
 
     private final Map<Integer, ArrayDeque<Idle>> floats = new HashMap<>();
     private final Map<Integer, ArrayDeque<Idle>> ints = new HashMap<>();
@@ -97,12 +100,15 @@ final class ScratchArrays {
 
     private synchronized Object take(Map<Integer, ArrayDeque<Idle>> idle, int n) {
         ArrayDeque<Idle> q = idle.get(n);
-        Idle i = q == null ? null : q.pollLast();
-        if (i == null) {
-            return null;
+        while (q != null && !q.isEmpty()) {
+            Idle i = q.pollLast();
+            keptBytes -= i.bytes();
+            Object a = i.array().get();
+            if (a != null) {
+                return a;
+            }
         }
-        keptBytes -= i.bytes();
-        return i.array();
+        return null;
     }
 
     private synchronized void release(List<Object> arrays) {
@@ -111,7 +117,8 @@ final class ScratchArrays {
             boolean isFloats = a instanceof float[];
             int n = isFloats ? ((float[]) a).length : ((int[]) a).length;
             long bytes = 4L * n;
-            (isFloats ? floats : ints).computeIfAbsent(n, k -> new ArrayDeque<>()).addLast(new Idle(a, bytes, passes));
+            (isFloats ? floats : ints).computeIfAbsent(n, k -> new ArrayDeque<>())
+                    .addLast(new Idle(new SoftReference<>(a), bytes, passes));
             keptBytes += bytes;
         }
         // drop what the last passes did not use, then the oldest until the rest fits the bound
@@ -140,7 +147,7 @@ final class ScratchArrays {
         }
     }
 
-    /** Bytes of idle arrays kept now (for tests). */
+    /** Bytes of idle arrays kept now, those the collector took back included until they are looked for (for tests). */
     synchronized long keptBytes() {
         return keptBytes;
     }
