@@ -104,17 +104,9 @@ final class FewChannelConv {
             return (od * q1 + oh) * q2 + ow;
         }
 
-        /**
-         * Scratch for the planes of {@code images} images, {@link #floats} apart: {@link #fill} writes each image's planes
-         * whole, so only the tails after them are cleared here (the array may be a kept one, holding anything).
-         */
+        /** Scratch for the planes of {@code images} images, {@link #floats} apart ({@link #fill} writes them whole). */
         float[] alloc(int images, GemmConv.Tasks tasks) {
-            float[] a = tasks.allocUnset(images * floats);
-            int planes = g.cIn() * phases * planeQ;
-            for (int i = 0; i < images; i++) {
-                java.util.Arrays.fill(a, i * floats + planes, (i + 1) * floats, 0f);
-            }
-            return a;
+            return ShiftConv.slots(tasks, images, floats, g.cIn() * phases * planeQ);
         }
 
         /** Writes phase {@code phase} of channel c of image n of x into {@code dst}, zeros where it is padding. */
@@ -319,6 +311,11 @@ final class FewChannelConv {
             // runs are copied by whole vectors: at most a vector past the last plane
             floats = Math.toIntExact((long) g.cIn() * plane + 2L * L);
         }
+
+        /** Scratch for the copies of {@code images} images, {@link #floats} apart ({@code fillPadded} writes them whole). */
+        float[] alloc(int images, GemmConv.Tasks tasks) {
+            return ShiftConv.slots(tasks, images, floats, floats - 2 * L);
+        }
     }
 
     private static int filterPanelStride() {
@@ -327,18 +324,14 @@ final class FewChannelConv {
 
     /**
      * Copies images {@code first .. first + images - 1} of x into their zero-padded copies in xp (one {@link Padded#floats}
-     * slot each), row by row of the padded grid: an input row with zeros either side, or a row of zeros; and the slots'
-     * tails cleared. Every element is written, so xp may hold anything (a kept scratch array).
+     * slot each, from {@link Padded#alloc}), row by row of the padded grid: an input row with zeros either side, or a
+     * row of zeros. Every element of the copies is written, so xp may hold anything there (a kept scratch array).
      */
     private static void fillPadded(ConvGeometry g, Padded pd, float[] x, int first, int images, float[] xp, GemmConv.Tasks tasks) {
         int[] in = g.in();
         int[] pad = g.pad();
         int inPlane = g.inSpatial();
         int rowsPerImage = g.cIn() * pd.e0 * pd.e1;
-        int tail = g.cIn() * pd.plane;
-        for (int slot = 0; slot < images; slot++) {
-            java.util.Arrays.fill(xp, slot * pd.floats + tail, (slot + 1) * pd.floats, 0f);
-        }
         tasks.run(images * rowsPerImage, t -> {
             int zh = t % pd.e1;
             int zd = t / pd.e1 % pd.e0;
@@ -388,7 +381,7 @@ final class FewChannelConv {
         int kPanels = Math.ceilDiv(kpg, MR);
         Padded pd = new Padded(g);
         int round = imagesPerRound(g, pd.floats);
-        float[] xp = tasks.allocUnset(round * pd.floats);
+        float[] xp = pd.alloc(round, tasks);
         boolean runs = dil[2] == 1;
         int kw = k[2];
         // per group: where reduction row (c, kd, kh, kw) starts, relative to a position's corner; with unit dilation
@@ -555,8 +548,8 @@ final class FewChannelConv {
 
     /**
      * Output positions per block of {@link #backwardFilterOcVectors}: its dy block, transposed, is 128 KiB (L2); longer
-     * runs of each channel's dy make the transposing gathers cheaper (512 against 128: +7 % on the 7x7 stem, 1024 no
-     * better).
+     * runs of each channel's dy make the transposition's loads cheaper (512 against 128: +11 % on the 7x7 stem; 256
+     * +4 %, 1024 no better).
      */
     static final int OC_BLOCK = 512;
     /** Positions of a block whose taps run together: their dy^T (32 KiB) stays in L1. */
@@ -615,7 +608,7 @@ final class FewChannelConv {
         int chunks = kpg / OC_TILE;
         Padded pd = new Padded(g);
         int round = imagesPerRound(g, pd.floats);
-        float[] xp = tasks.allocUnset(round * pd.floats);
+        float[] xp = pd.alloc(round, tasks);
         // per group: where tap (c, kd, kh, kw) is relative to a position's corner in the padded input
         int[] colOff = tasks.allocInts(g.groups() * krPad);
         for (int gr = 0; gr < g.groups(); gr++) {
@@ -980,7 +973,7 @@ final class FewChannelConv {
     /**
      * {@link #ocTile} for 7 taps at consecutive floats from colOff[t0] (a kernel row along w at unit dilation), over half
      * the tile's output channels (2 vectors from {@code dOff}) and positions [q0, q1): 14 accumulators, 2 dy vectors and
-     * a broadcast in registers. On data in L1 this ran at 0.93 of the peak against 0.81 for all 4 vectors at once (28
+     * a broadcast in registers. On data in L1 this ran at 0.93 of the peak against 0.82 for all 4 vectors at once (28
      * accumulators, 4 dy vectors and a broadcast: 33 registers, one more than there are); tmp[t * OC_TILE + dOff ..].
      */
     private static void ocRun7(float[] dyT, int dOff, int q0, int q1, float[] xp, int[] bases, int[] colOff, int t0,

@@ -47,39 +47,30 @@ final class ScratchArrays {
         /** A zeroed array of {@code n} floats. */
         float[] floats(int n) {
             float[] a = (float[]) take(floats, n);
-            if (a == null) {
-                a = new float[n];
-            } else {
+            if (a != null) {
                 Arrays.fill(a, 0f);
             }
-            hold(a);
-            return a;
+            return hold(a != null ? a : new float[n]);
         }
 
         /** An array of {@code n} floats holding whatever the pass that last used it left there (zeros if new). */
         float[] unsetFloats(int n) {
             float[] a = (float[]) take(floats, n);
-            if (a == null) {
-                a = new float[n];
-            }
-            hold(a);
-            return a;
+            return hold(a != null ? a : new float[n]);
         }
 
         /** A zeroed array of {@code n} ints. */
         int[] ints(int n) {
             int[] a = (int[]) take(ints, n);
-            if (a == null) {
-                a = new int[n];
-            } else {
+            if (a != null) {
                 Arrays.fill(a, 0);
             }
-            hold(a);
-            return a;
+            return hold(a != null ? a : new int[n]);
         }
 
-        private synchronized void hold(Object a) {
+        private synchronized <T> T hold(T a) {
             taken.add(a);
+            return a;
         }
 
         /** Gives every array of this pass back; none may be used after this. */

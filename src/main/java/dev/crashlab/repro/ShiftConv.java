@@ -63,6 +63,18 @@ final class ShiftConv {
      */
     static final int ROUND_FLOATS = 1 << 20;
 
+    /**
+     * Scratch for {@code images} slots of {@code slot} floats whose first {@code written} floats the pass writes whole
+     * before reading them (padded copies): the array as the last pass left it, only each slot's tail cleared.
+     */
+    static float[] slots(GemmConv.Tasks tasks, int images, int slot, int written) {
+        float[] a = tasks.allocUnset(images * slot);
+        for (int i = 0; i < images; i++) {
+            java.util.Arrays.fill(a, i * slot + written, (i + 1) * slot, 0f);
+        }
+        return a;
+    }
+
     /** Images per round where one image's copy takes {@code floats}: as many as fit {@link #ROUND_FLOATS}, at least one. */
     static int imagesPerRound(ConvGeometry g, long floats) {
         return (int) Math.max(1, Math.min(g.n(), ROUND_FLOATS / floats));
@@ -108,17 +120,12 @@ final class ShiftConv {
         }
 
         /**
-         * Scratch for the planes of {@code images} images, {@link #floats} apart: {@link #fill} writes each image's planes
-         * whole, so only the tail after them (read by grid positions past the last output row, and multiplied by zeros
-         * in backward-filter, where a NaN left there would spread) is cleared here.
+         * Scratch for the planes of {@code images} images, {@link #floats} apart ({@link #slots}: {@link #fill} writes each
+         * image's planes whole; the tail after them is read by grid positions past the last output row, and multiplied
+         * by zeros in backward-filter, where a NaN left there would spread).
          */
         float[] alloc(int images, GemmConv.Tasks tasks) {
-            float[] a = tasks.allocUnset(images * floats);
-            int planes = floats - (q1 * q2 + 2 * NR);
-            for (int i = 0; i < images; i++) {
-                java.util.Arrays.fill(a, i * floats + planes, (i + 1) * floats, 0f);
-            }
-            return a;
+            return slots(tasks, images, floats, floats - (q1 * q2 + 2 * NR));
         }
 
         /** Where row (channel c, tap) starts, relative to grid position 0 of depth slice 0. */
