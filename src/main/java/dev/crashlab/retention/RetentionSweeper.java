@@ -47,7 +47,13 @@ public class RetentionSweeper {
 
     void stop(@Observes ShutdownEvent e) {
         if (timer != null) {
-            timer.shutdownNow();
+            // no interrupt: a sweep under way may be writing the past-crash index, whose lock an interrupt breaks
+            timer.shutdown();
+            try {
+                timer.awaitTermination(30, TimeUnit.SECONDS);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -360,7 +360,7 @@ public class CrashSearchService implements ConfirmedCrashLookup {
             if (i != null) {
                 try {
                     i.close();
-                } catch (IOException e) {
+                } catch (IOException | RuntimeException e) { // the folder is deleted next either way
                     LOG.debugf("closing the old past-crash index: %s", e.getMessage());
                 }
             }
@@ -447,11 +447,18 @@ public class CrashSearchService implements ConfirmedCrashLookup {
         }, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
+    /*
+     * Lets a poll under way finish, never interrupts it: an interrupt that lands while Lucene checks its write lock
+     * (FileChannel.size() in a commit) closes the lock's channel, and the index can then be neither written nor
+     * closed ("FileLock invalidated by an external force"). A periodic task does not run again after shutdown().
+     */
     private void stopPolling() {
         if (poller != null) {
-            poller.shutdownNow();
+            poller.shutdown();
             try {
-                poller.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+                if (!poller.awaitTermination(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                    LOG.warn("past-crash index: a read of the change log is still running after 60 s; not waiting for it");
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
