@@ -1,6 +1,7 @@
 // Runs the convolution kernels of src/main/cuda on the CPU, to check their index arithmetic where there is
-// no GPU: each block's 256 threads are std::threads, __syncthreads is a barrier, __shared__ arrays are
-// function statics (one block runs at a time, so they are that block's shared memory), atomicAdd is an atomic
+// no GPU: a block's 256 threads are std::threads (made once per launch, running the blocks in turn), __syncthreads
+// is a barrier, __shared__ arrays are function statics (one block runs at a time, so they are that block's shared
+// memory), atomicAdd is an atomic
 // add. Random problems (seeded) are compared with direct loops in double. Built and run by
 // KernelHostEmulationTest; by hand:
 //   g++ -std=c++20 -O1 -pthread -I<cuda>/include -Isrc/main/cuda src/test/cuda/kernel_host_emulation.cpp -o emu && ./emu SEED CASES
@@ -40,24 +41,28 @@ using std::min;
 #include "conv_backward_data.cu"
 #include "conv_backward_filter.cu"
 
+// One launch's threads are made once and run the blocks one after another, in the same order, meeting at the
+// barrier after each block (so the next block's use of the __shared__ statics waits until every thread is done with
+// them): making 256 threads per block took most of the run, and all of it in the kernel.
 template <class Kernel>
 static void launch(Dim3 grid, int threads, Kernel kernel) {
     gridDim = grid;
     blockDim = {(unsigned) threads, 1, 1};
-    for (unsigned z = 0; z < grid.z; z++)
-        for (unsigned y = 0; y < grid.y; y++)
-            for (unsigned x = 0; x < grid.x; x++) {
-                std::barrier<> barrier(threads);
-                blockBarrier = &barrier;
-                std::vector<std::thread> block;
-                for (int t = 0; t < threads; t++)
-                    block.emplace_back([&, t] {
+    std::barrier<> barrier(threads);
+    blockBarrier = &barrier;
+    std::vector<std::thread> block;
+    for (int t = 0; t < threads; t++)
+        block.emplace_back([&, t] {
+            threadIdx = {(unsigned) t, 0, 0};
+            for (unsigned z = 0; z < grid.z; z++)
+                for (unsigned y = 0; y < grid.y; y++)
+                    for (unsigned x = 0; x < grid.x; x++) {
                         blockIdx = {x, y, z};
-                        threadIdx = {(unsigned) t, 0, 0};
                         kernel();
-                    });
-                for (auto& t : block) t.join();
-            }
+                        barrier.arrive_and_wait();
+                    }
+        });
+    for (auto& t : block) t.join();
 }
 
 static unsigned tiles(long long n, int tile) { return (unsigned) ((n + tile - 1) / tile); }
