@@ -24,14 +24,23 @@ import jdk.incubator.vector.FloatVector;
  * with an offset per row, ran at two thirds of the packed panel's speed on the 7x7 stride-2 layer); backward-data with unit
  * strides: the forward pass of the flipped, transposed filter over the padded output gradient; backward-filter:
  * dw^T = col x dy^T, 8 (channel, tap) rows x 32 output channels per tile, each task transposing its own chunks of
- * dy (KC positions) right before every row panel goes past them.
+ * dy ({@link #filterChunk} positions) right before every row panel goes past them.
  */
 final class ShiftConv {
 
-    /** Grid positions per chunk of backward-filter: a chunk of dy^T (KC x NR floats per column panel) stays in L1. */
-    static final int KC = 128;
+    /**
+     * Most bytes of one backward-filter chunk of dy^T (all of a group's column panels): it stays in L2 while every row
+     * panel goes past it. Chunks of 128 positions that stayed in L1 ran 10 % slower on ResNet-50's 3x3 and 1x1 layers
+     * than chunks as long as a split's rows (400-800 positions): x's rows are then read in runs that long.
+     */
+    static final int CHUNK_BYTES = 512 * 1024;
     /** Backward-filter tasks per thread at least: splits of the grid's rows, each with accumulators of its own. */
-    static final int FILTER_TASKS_PER_THREAD = 4;
+    static final int FILTER_TASKS_PER_THREAD = 2;
+
+    /** Grid positions per chunk of backward-filter for {@code npad} output channels (whole panels): 128 to 2048. */
+    static int filterChunk(int npad) {
+        return Math.max(128, Math.min(2048, CHUNK_BYTES / 4 / Math.max(1, npad)));
+    }
 
     /**
      * Floats of packed B rows of one block in forward (32 KiB) where the whole reduction fits: they stay in L1 while
@@ -255,7 +264,7 @@ final class ShiftConv {
         int rows = GemmConv.roundUp(kr, MR);
         int npad = GemmConv.roundUp(g.cOutPerGroup(), NR);
         Planes pl = new Planes(g, g.cIn());
-        return (filterDirect(g, pl) ? 0 : (long) imagesPerRound(g, pl.floats) * pl.floats) + (long) (threads + 1) * npad * KC
+        return (filterDirect(g, pl) ? 0 : (long) imagesPerRound(g, pl.floats) * pl.floats) + (long) (threads + 1) * npad * filterChunk(npad)
                 + (long) filterSplits(g, threads) * g.groups() * rows * npad + (long) g.groups() * rows;
     }
 
@@ -582,8 +591,9 @@ final class ShiftConv {
         int splits = filterSplits(g, tasks.threads());
         int accFloats = g.groups() * rPanels * jPanels * MR * NR;
         float[] acc = tasks.alloc(splits * accFloats);
-        // per thread: dy^T of one chunk of KC grid positions, all column panels of a group: b[(jr * KC + q) * NR + j]
-        ThreadLocal<float[]> chunks = ThreadLocal.withInitial(() -> tasks.alloc(jPanels * KC * NR));
+        // per thread: dy^T of one chunk of kcMax grid positions, all column panels of a group: b[(jr * kcMax + q) * NR + j]
+        int kcMax = filterChunk(npad);
+        ThreadLocal<float[]> chunks = ThreadLocal.withInitial(() -> tasks.alloc(jPanels * kcMax * NR));
         int outRows = out[0] * out[1];
         // a round of images per pool run (where x is read in place, 1x1 kernels, all of them): each task takes its split
         // of every image of the round in turn
@@ -595,9 +605,9 @@ final class ShiftConv {
                 tasks.run(images * fills, t -> pl.fill(x, first + t / fills, g.cIn(), t % fills / pl.phases,
                         t % pl.phases, xq, t / fills * pl.floats));
             }
-            // each task one split of the grid's rows against every row panel, chunk by chunk of KC positions: the
+            // each task one split of the grid's rows against every row panel, chunk by chunk of kcMax positions: the
             // chunk's dy^T (both column panels, transposed by the task itself, so it is never written out whole) stays
-            // in L1 while every (channel, tap) row panel goes past it
+            // in L2 while every (channel, tap) row panel goes past it
             tasks.run(g.groups() * splits, t -> {
                 int split = t % splits;
                 int gr = t / splits;
@@ -613,12 +623,12 @@ final class ShiftConv {
                     for (int od = r0 / out[1]; od * out[1] < r1; od++) {
                         int qStart = (Math.max(r0, od * out[1]) - od * out[1]) * q2;
                         int qEnd = (Math.min(r1, (od + 1) * out[1]) - od * out[1]) * q2;
-                        for (int q0 = qStart; q0 < qEnd; q0 += KC) {
-                            int kc = Math.min(KC, qEnd - q0);
-                            packDyT(dy, dyBase + od * out[1] * out[2], outSpatial, out, q2, q0, kc, kpg, jPanels, b);
+                        for (int q0 = qStart; q0 < qEnd; q0 += kcMax) {
+                            int kc = Math.min(kcMax, qEnd - q0);
+                            packDyT(dy, dyBase + od * out[1] * out[2], outSpatial, out, q2, q0, kc, kpg, jPanels, kcMax, b);
                             for (int ir = 0; ir < rPanels; ir++) {
                                 for (int jr = 0; jr < jPanels; jr++) {
-                                    PackedGemm.tileCols(xq, o, ir * MR, imageBase + od * slice + q0, b, jr * KC * NR,
+                                    PackedGemm.tileCols(xq, o, ir * MR, imageBase + od * slice + q0, b, jr * kcMax * NR,
                                             kc, acc, accBase + ((gr * rPanels + ir) * jPanels + jr) * MR * NR);
                                 }
                             }
@@ -663,16 +673,16 @@ final class ShiftConv {
     }
 
     /**
-     * dy^T of grid positions {@code q0 .. q0 + kc} of one depth slice into {@code b[(jr * KC + q - q0) * NR + j]}:
+     * dy^T of grid positions {@code q0 .. q0 + kc} of one depth slice into {@code b[(jr * kcMax + q - q0) * NR + j]}:
      * output channel {@code jr * NR + j} of the group at that position, zero where the position is no output position
      * (grid columns past the output's width) or the channel is past the group's. {@code dyBase} is where the group's
      * first channel's depth slice starts in dy. Channel by channel, so dy is read in runs (a whole image's dy^T gathered
-     * L channels per vector took as long: 17 % against 15-16 % of the 1x1 pass; what the chunk buys is being in L1).
+     * L channels per vector took as long: 17 % against 15-16 % of the 1x1 pass).
      */
     static void packDyT(float[] dy, int dyBase, int outSpatial, int[] out, int q2, int q0, int kc, int kpg, int jPanels,
-            float[] b) {
+            int kcMax, float[] b) {
         for (int jr = 0; jr < jPanels; jr++) {
-            int base = jr * KC * NR;
+            int base = jr * kcMax * NR;
             int cols = Math.min(NR, kpg - jr * NR);
             if (cols < NR) {
                 java.util.Arrays.fill(b, base, base + kc * NR, 0f);
