@@ -117,11 +117,17 @@ public final class ReproBench {
                     + " rounds interleaved with its samples, so a change in the machine's speed during the run (its clock,"
                     + " another guest on the same core) moves both sides; 'range' is the lowest and highest sample's ratio to"
                     + " the peak round right before it)");
-            System.out.printf(Locale.ROOT, "%-28s %-16s %10s %10s %12s %8s %8s %12s%n", "layer", "pass", "ms", "GFLOP/s",
-                    "GFLOP/cpu-s", "peak", "x peak", "range");
+            System.out.printf(Locale.ROOT, "(second peer: reading memory no cache holds, %d MiB summed in vectors on the same"
+                    + " threads, a round of at least %.2f CPU-second after each peak round; 'GB/cpu-s' is the median of a"
+                    + " row's rounds; 'mem roof' is the row's ceiling in units of the peak if its operands and output"
+                    + " crossed memory once at that rate: a row near its roof waits on memory, a roof far above 1 says the"
+                    + " row's time goes to arithmetic and to how its loops use the caches)%n", 4L * MemoryRead.FLOATS >> 20, MEMORY_ROUND_CPU_NANOS / 1e9);
+            System.out.printf(Locale.ROOT, "%-28s %-16s %10s %10s %12s %8s %8s %12s %9s %9s%n", "layer", "pass", "ms",
+                    "GFLOP/s", "GFLOP/cpu-s", "peak", "x peak", "range", "GB/cpu-s", "mem roof");
             for (Measured m : lines) {
-                System.out.printf(Locale.ROOT, "%-28s %-16s %10.1f %10.1f %12.1f %8.1f %8.2f %5.2f-%-5.2f%n", m.p().name(),
-                        m.pass(), m.ms(), m.wall(), m.perCpu(), m.peak(), m.perCpu() / m.peak(), m.lowRatio(), m.highRatio());
+                System.out.printf(Locale.ROOT, "%-28s %-16s %10.1f %10.1f %12.1f %8.1f %8.2f %5.2f-%-5.2f %9.1f %9.2f%n",
+                        m.p().name(), m.pass(), m.ms(), m.wall(), m.perCpu(), m.peak(), m.perCpu() / m.peak(), m.lowRatio(),
+                        m.highRatio(), m.readRate(), m.memoryRoof());
             }
             if (!ROWS.isEmpty()) {
                 return; // a partial run, for development: no whole-model or CUDA rows
@@ -240,9 +246,22 @@ public final class ReproBench {
     /** CPU time of the peak round run right before each sample of a row. */
     static final long PEAK_ROUND_CPU_NANOS = 500_000_000L;
 
+    /** CPU time of the memory-read round run right before each sample of a row, after its peak round. */
+    static final long MEMORY_ROUND_CPU_NANOS = 250_000_000L;
+
     /** One row's figures: ms per run, GFLOP/s wall, GFLOP per CPU-second (medians), the peak rounds' median, ratios. */
     private record Measured(ConvProblem p, String pass, double ms, double wall, double perCpu, double peak,
-            double lowRatio, double highRatio) {}
+            double lowRatio, double highRatio, double readRate, double bytes) {
+
+        /**
+         * The most GFLOP per CPU-second the row could reach if it only moved its operands and output once at the
+         * read rate measured beside it, over the peak; above 1, memory could keep up with the peak.
+         */
+        double memoryRoof() {
+            double gflop = 2.0 * p.macs() / 1e9;
+            return gflop / (bytes / 1e9 / readRate) / peak;
+        }
+    }
 
     // Times one pass: untimed runs for at least 2 s (the JIT compiles the kernels), then `runs` samples, each as
     // many back-to-back runs as take at least SAMPLE_CPU_NANOS of process CPU time (one run of a layer takes
@@ -261,8 +280,10 @@ public final class ReproBench {
         double[] peaks = new double[runs];
         double[] ratios = new double[runs];
         double[] ms = new double[runs];
+        double[] reads = new double[runs];
         for (int i = 0; i < runs; i++) {
             peaks[i] = peak.round();
+            reads[i] = peak.memoryRound();
             long c0 = processCpuNanos();
             long t0 = System.nanoTime();
             int n = 0;
@@ -283,8 +304,15 @@ public final class ReproBench {
         Arrays.sort(perCpu);
         Arrays.sort(peaks);
         Arrays.sort(ratios);
+        Arrays.sort(reads);
+        // what the pass must read and write at least once: its two operands and its output
+        long elements = switch (pass) {
+            case "forward" -> p.inputElements() + p.filterElements() + p.outputElements();
+            case "backward-data" -> p.outputElements() + p.filterElements() + p.inputElements();
+            default -> p.inputElements() + p.outputElements() + p.filterElements();
+        };
         return new Measured(p, pass, ms[runs / 2], wall[runs / 2], perCpu[runs / 2], peaks[runs / 2], ratios[0],
-                ratios[runs - 1]);
+                ratios[runs - 1], reads[runs / 2], 4.0 * elements);
     }
 
     /**
@@ -299,6 +327,34 @@ public final class ReproBench {
         PeakRounds(int threads) {
             this.threads = threads;
             this.pool = new ForkJoinPool(threads);
+        }
+
+        private float[] memory;
+
+        /**
+         * One round of {@link MemoryRead} on the same threads, at least {@link #MEMORY_ROUND_CPU_NANOS} of CPU time:
+         * returns the GB read per CPU-second (each thread reads its share of the array, all of them at once).
+         */
+        double memoryRound() {
+            if (memory == null) {
+                memory = new float[MemoryRead.FLOATS];
+                java.util.Arrays.fill(memory, 1f);
+            }
+            float[] a = memory;
+            long bytes = 0;
+            long c0 = processCpuNanos();
+            double sink = 0;
+            do {
+                int share = a.length / threads;
+                sink += pool.submit(() -> IntStream.range(0, threads).parallel()
+                        .mapToDouble(t -> MemoryRead.sum(a, t * share, (t + 1) * share)).sum()).join();
+                bytes += 4L * share * threads;
+            } while (processCpuNanos() - c0 < MEMORY_ROUND_CPU_NANOS);
+            long cpu = processCpuNanos() - c0;
+            if (sink == 42.4242) {
+                System.out.print(""); // keeps the result live
+            }
+            return bytes / 1e9 / (cpu / 1e9);
         }
 
         /** One round; returns its GFLOP per CPU-second. */
