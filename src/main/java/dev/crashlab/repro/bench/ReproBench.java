@@ -305,12 +305,9 @@ public final class ReproBench {
         Arrays.sort(peaks);
         Arrays.sort(ratios);
         Arrays.sort(reads);
-        // what the pass must read and write at least once: its two operands and its output
-        long elements = switch (pass) {
-            case "forward" -> p.inputElements() + p.filterElements() + p.outputElements();
-            case "backward-data" -> p.outputElements() + p.filterElements() + p.inputElements();
-            default -> p.inputElements() + p.outputElements() + p.filterElements();
-        };
+        // what the pass must read and write at least once: each pass reads two of x, w and y (or their gradients)
+        // and writes the third
+        long elements = p.inputElements() + p.filterElements() + p.outputElements();
         return new Measured(p, pass, ms[runs / 2], wall[runs / 2], perCpu[runs / 2], peaks[runs / 2], ratios[0],
                 ratios[runs - 1], reads[runs / 2], 4.0 * elements);
     }
