@@ -547,11 +547,11 @@ final class FewChannelConv {
     }
 
     /**
-     * Output positions per block of {@link #backwardFilterOcVectors}: its dy block, transposed, is 128 KiB (L2); longer
-     * runs of each channel's dy make the transposition's loads cheaper (512 against 128: +11 % on the 7x7 stem; 256
-     * +4 %, 1024 no better).
+     * Output positions per block of {@link #backwardFilterOcVectors}: its dy block, transposed, is 256 KiB (L2); longer
+     * runs of each channel's dy make the transposition's loads cheaper (512 against 128: +11 % on the 7x7 stem, 256
+     * +4 %; 1024, a 4 KiB page of each row, only with the rows taken 16 at a time over the whole block: +10-18 %).
      */
-    static final int OC_BLOCK = 512;
+    static final int OC_BLOCK = 1024;
     /** Positions of a block whose taps run together: their dy^T (32 KiB) stays in L1. */
     static final int OC_PART = 128;
     /** Output channels per tile of {@link #backwardFilterOcVectors}: 4 vectors. */
@@ -715,11 +715,16 @@ final class FewChannelConv {
     private static void transposeBlock(float[] dy, int at, int stride, int[] map, int kc, float[] dyT) {
         int p = 0;
         if (L == 16) {
-            for (; p + 16 <= kc; p += 16) {
-                for (int v = 0; v < OC_TILE / 16; v++) {
-                    transpose16(dy, at + v * 16 * stride + p, stride, dyT, p * OC_TILE + v * 16, OC_TILE);
+            // 16 channels at a time over the whole block: 16 rows of dy read front to back, a 4 KiB page each with
+            // blocks of 1024 positions, which the hardware prefetchers run ahead of (the loads had waited on DRAM
+            // for a quarter of the pass with the 64 channels' rows advanced together, 64 bytes at a time)
+            int whole = kc & -16;
+            for (int v = 0; v < OC_TILE / 16; v++) {
+                for (int q = 0; q < whole; q += 16) {
+                    transpose16(dy, at + v * 16 * stride + q, stride, dyT, q * OC_TILE + v * 16, OC_TILE);
                 }
             }
+            p = whole;
         }
         for (; p < kc; p++) {
             for (int v = 0; v < OC_TILE / L; v++) {
