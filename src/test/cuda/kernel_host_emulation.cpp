@@ -1,9 +1,8 @@
 // Runs the convolution kernels of src/main/cuda on the CPU, to check their index arithmetic where there is
 // no GPU: a block's 256 threads are std::threads (made once per launch, running the blocks in turn), __syncthreads
 // is a barrier, __shared__ arrays are function statics (one block runs at a time, so they are that block's shared
-// memory), atomicAdd is an atomic
-// add. Random problems (seeded) are compared with direct loops in double. Built and run by
-// KernelHostEmulationTest; by hand:
+// memory), atomicAdd is an atomic add. Random problems (seeded) are compared with direct loops in double. Built and
+// run by KernelHostEmulationTest; by hand:
 //   g++ -std=c++20 -O1 -pthread -I<cuda>/include -Isrc/main/cuda src/test/cuda/kernel_host_emulation.cpp -o emu && ./emu SEED CASES
 // It checks what the kernels compute, not how fast, and nothing about the GPU's memory model.
 #include <cuda_fp16.h>

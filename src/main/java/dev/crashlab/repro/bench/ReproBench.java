@@ -121,7 +121,8 @@ public final class ReproBench {
                     + " threads, a round of at least %.2f CPU-second after each peak round; 'GB/cpu-s' is the median of a"
                     + " row's rounds; 'mem roof' is the row's ceiling in units of the peak if its operands and output"
                     + " crossed memory once at that rate: a row near its roof waits on memory, a roof far above 1 says the"
-                    + " row's time goes to arithmetic and to how its loops use the caches)%n", 4L * MemoryRead.FLOATS >> 20, MEMORY_ROUND_CPU_NANOS / 1e9);
+                    + " row's time goes to arithmetic and to how its loops use the caches)%n", 4L * MemoryRead.FLOATS >> 20,
+                    MEMORY_ROUND_CPU_NANOS / 1e9);
             System.out.printf(Locale.ROOT, "%-28s %-16s %10s %10s %12s %8s %8s %12s %9s %9s%n", "layer", "pass", "ms",
                     "GFLOP/s", "GFLOP/cpu-s", "peak", "x peak", "range", "GB/cpu-s", "mem roof");
             for (Measured m : lines) {
@@ -336,13 +337,20 @@ public final class ReproBench {
             if (memory == null) {
                 memory = new float[MemoryRead.FLOATS];
                 java.util.Arrays.fill(memory, 1f);
+                // untimed passes, so the JIT has compiled the loop before the first round (a row's first round read
+                // 0.7 GB per CPU-second interpreted, where the rest read 18-29)
+                for (int warm = 0; warm < 3; warm++) {
+                    if (MemoryRead.sum(memory, 0, memory.length) == 42.4242) {
+                        System.out.print(""); // keeps the result live
+                    }
+                }
             }
             float[] a = memory;
+            int share = a.length / threads;
             long bytes = 0;
             long c0 = processCpuNanos();
             double sink = 0;
             do {
-                int share = a.length / threads;
                 sink += pool.submit(() -> IntStream.range(0, threads).parallel()
                         .mapToDouble(t -> MemoryRead.sum(a, t * share, (t + 1) * share)).sum()).join();
                 bytes += 4L * share * threads;
