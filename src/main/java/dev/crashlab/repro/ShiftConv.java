@@ -117,10 +117,19 @@ final class ShiftConv {
         private final ConvGeometry g;
 
         Planes(ConvGeometry g, int channels) {
+            this(g, channels, ShiftConv.planeGrid(g)[0], ShiftConv.planeGrid(g)[1]);
+        }
+
+        /**
+         * Planes of {@code channels} channels that hold only {@code depthRows} x {@code rows} positions of each phase's
+         * plane (a band of the whole grid's depth slices and rows, {@link #fill(float[], int, int, int, int, int, int, float[])}),
+         * whole rows wide.
+         */
+        Planes(ConvGeometry g, int channels, int depthRows, int rows) {
             this.g = g;
             int[] q = ShiftConv.planeGrid(g);
-            q0 = q[0];
-            q1 = q[1];
+            q0 = depthRows;
+            q1 = rows;
             q2 = q[2];
             phases = q[3];
             planeQ = q0 * q1 * q2;
@@ -174,6 +183,20 @@ final class ShiftConv {
 
         /** As {@link #fill(float[], int, int, int, int, float[])}, into planes that start at {@code dst[at]}. */
         void fill(float[] x, int n, int cAll, int c, int phase, float[] dst, int at) {
+            fill(x, n, cAll, c, c, phase, 0, 0, q1, dst, at);
+        }
+
+        /**
+         * Writes the band of stride phase {@code phase} of channel {@code c} of image n of {@code x} that starts at depth
+         * position {@code zd0} and row {@code zh0} of the whole planes into this band's planes of channel {@code slot},
+         * its first {@code rows} rows (of every depth row it holds), zeros around the input.
+         */
+        void fill(float[] x, int n, int cAll, int c, int slot, int phase, int zd0, int zh0, int rows, float[] dst) {
+            fill(x, n, cAll, c, slot, phase, zd0, zh0, rows, dst, 0);
+        }
+
+        private void fill(float[] x, int n, int cAll, int c, int slot, int phase, int zd0, int zh0, int rows,
+                float[] dst, int at) {
             int[] s = g.s();
             int[] pad = g.pad();
             int[] in = g.in();
@@ -182,14 +205,14 @@ final class ShiftConv {
             int pw = phase % s[2];
             int ph = phase / s[2] % s[1];
             int pd = phase / s[2] / s[1];
-            int plane = at + (c * phases + (pd * s[1] + ph) * s[2] + pw) * planeQ;
+            int plane = at + (slot * phases + (pd * s[1] + ph) * s[2] + pw) * planeQ;
             // columns zw whose input column zw * s + pw - pad lies in [0, in)
             int lo = Math.min(q2, Math.max(0, Math.ceilDiv(pad[2] - pw, s[2])));
             int hi = Math.max(lo, Math.min(q2, Math.floorDiv(in[2] - 1 + pad[2] - pw, s[2]) + 1));
             for (int zd = 0; zd < q0; zd++) {
-                int id = zd * s[0] + pd - pad[0];
-                for (int zh = 0; zh < q1; zh++) {
-                    int ih = zh * s[1] + ph - pad[1];
+                int id = (zd0 + zd) * s[0] + pd - pad[0];
+                for (int zh = 0; zh < rows; zh++) {
+                    int ih = (zh0 + zh) * s[1] + ph - pad[1];
                     int row = plane + (zd * q1 + zh) * q2;
                     if (id < 0 || id >= in[0] || ih < 0 || ih >= in[1] || lo >= hi) {
                         java.util.Arrays.fill(dst, row, row + q2, 0f);
@@ -252,9 +275,10 @@ final class ShiftConv {
     /** Scratch floats of a forward pass (also backward-data through it): planes, packed filter, offsets, tiles. */
     static long forwardScratchFloats(ConvGeometry g, int threads) {
         int kr = g.cInPerGroup() * g.kernelVolume();
-        Planes pl = new Planes(g, g.cIn());
-        return (long) imagesPerRound(g, pl.floats) * pl.floats + (long) g.groups() * GemmConv.roundUp(g.cOutPerGroup(), MR) * kr
-                + (long) g.groups() * kr
+        boolean direct = forwardDirect(g, new Planes(g, g.cIn()));
+        // the direct pass has an offsets array per group, the band pass one band's planes per thread and one array
+        return (direct ? (long) g.groups() * kr : kr + (long) (threads + 1) * band(g, bandRows(g, threads)).floats)
+                + (long) g.groups() * GemmConv.roundUp(g.cOutPerGroup(), MR) * kr
                 + (long) (threads + 1) * (chunkRows(kr) * NR + GemmConv.roundUp(g.cOutPerGroup(), MR) * NR);
     }
 
@@ -291,16 +315,149 @@ final class ShiftConv {
 
     /** y = conv(x, w) for the plain convolution {@code g}; every element of y is written (it may hold anything). */
     static void forward(ConvGeometry g, float[] x, float[] w, float[] y, GemmConv.Tasks tasks) {
+        Planes pl = new Planes(g, g.cIn());
+        if (forwardDirect(g, pl)) {
+            directForward(g, x, w, y, tasks, pl);
+        } else {
+            bandForward(g, x, w, y, tasks, pl);
+        }
+    }
+
+    /**
+     * Whether forward reads the rows from x itself and adds its tiles straight into y: the planes would be a plain
+     * copy of x (1x1 kernels: unit strides, no padding) and the grid is the output plane, in whole tiles.
+     */
+    static boolean forwardDirect(ConvGeometry g, Planes pl) {
+        return pl.phases == 1 && pl.planeQ == g.inSpatial() && pl.q2 == g.in()[2] && pl.q1 == g.in()[1]
+                && g.inSpatial() % NR == 0 && g.kernelVolume() == 1 && g.out()[0] * pl.q1 * pl.q2 == g.inSpatial();
+    }
+
+    /**
+     * Floats of the padded planes of one task of {@link #bandForward} at most, where one output row's planes fit: 320
+     * KiB, which stay in L2 beside the packed filter (147 KiB for ResNet-50's 3x3 layers).
+     */
+    static final int BAND_FLOATS = 80 * 1024;
+
+    /**
+     * Output rows per task of {@link #bandForward}: at most as many as keep the band's planes within
+     * {@link #BAND_FLOATS} and leave 4 tasks per thread; of those from half that many up, the one whose bands take the
+     * fewest blocks of {@code NR} grid positions (a band's last block is cut by its end), the most rows on a tie. On
+     * ResNet-50's 56 x 56 layers (grid rows 58 wide) that is 16: 102 blocks in 4 bands, against 104 for 15.
+     */
+    static int bandRows(ConvGeometry g, int threads) {
+        int[] q = planeGrid(g);
+        long perRow = (long) g.cInPerGroup() * q[3] * depthExtent(g) * q[2];
+        int rows = g.out()[1];
+        int most = (int) Math.max(1, Math.min(rows, BAND_FLOATS / perRow - (rowExtent(g) - 1)));
+        long others = (long) g.n() * g.groups() * g.out()[0];
+        long bands = Math.ceilDiv(4L * threads, others);
+        if (bands > 1) {
+            most = Math.min(most, Math.max(1, Math.ceilDiv(rows, (int) Math.min(rows, bands))));
+        }
+        int best = most;
+        long fewest = Long.MAX_VALUE;
+        for (int h = most; h >= Math.max(1, most / 2); h--) {
+            long blocks = (long) (rows / h) * Math.ceilDiv((long) h * q[2], NR)
+                    + Math.ceilDiv((long) (rows % h) * q[2], NR);
+            if (blocks < fewest) {
+                fewest = blocks;
+                best = h;
+            }
+        }
+        return best;
+    }
+
+    /** Plane positions along depth that one output depth slice's taps read, in one phase. */
+    static int depthExtent(ConvGeometry g) {
+        return g.dil()[0] * (g.k()[0] - 1) / g.s()[0] + 1;
+    }
+
+    /** Plane rows that one output row's taps read, in one phase. */
+    static int rowExtent(ConvGeometry g) {
+        return g.dil()[1] * (g.k()[1] - 1) / g.s()[1] + 1;
+    }
+
+    /** The planes of one task of {@link #bandForward}: a group's channels, a depth slice's taps, {@code h} output rows. */
+    static Planes band(ConvGeometry g, int h) {
+        return new Planes(g, g.cInPerGroup(), depthExtent(g), h + rowExtent(g) - 1);
+    }
+
+    /**
+     * Forward where the rows are read from padded copies: one task per (image, group, output depth slice, band of
+     * {@link #bandRows} output rows), which copies the band's padded planes of its group's channels ({@link #band}) and
+     * computes the band's outputs from them, block by block. The copy is written and read by the same core while it is
+     * in L2; x is read in runs of a band's rows per channel.
+     */
+    private static void bandForward(ConvGeometry g, float[] x, float[] w, float[] y, GemmConv.Tasks tasks, Planes pl) {
         int cpg = g.cInPerGroup();
         int kpg = g.cOutPerGroup();
-        int kv = g.kernelVolume();
-        int kr = cpg * kv;
+        int kr = cpg * g.kernelVolume();
         int mpad = GemmConv.roundUp(kpg, MR);
         int panels = mpad / MR;
         int[] out = g.out();
         int outSpatial = g.outSpatial();
         float[] a = GemmConv.packFilter(g, w, tasks);
-        Planes pl = new Planes(g, g.cIn());
+        int h = bandRows(g, tasks.threads());
+        Planes band = band(g, h);
+        int[] o = band.offsets(0, cpg, kr, tasks);
+        int q2 = band.q2;
+        int hExt = rowExtent(g);
+        int bands = Math.ceilDiv(out[1], h);
+        int perImage = g.groups() * out[0] * bands;
+        int kf = chunkRows(kr);
+        ThreadLocal<float[]> planes = ThreadLocal.withInitial(() -> tasks.alloc(band.floats));
+        ThreadLocal<float[]> packed = ThreadLocal.withInitial(() -> tasks.alloc(kf * NR));
+        ThreadLocal<float[]> tiles = ThreadLocal.withInitial(() -> tasks.alloc(mpad * NR));
+        tasks.run(g.n() * perImage, t -> {
+            int image = t / perImage;
+            int b = t % bands;
+            int od = t / bands % out[0];
+            int gr = t % perImage / bands / out[0];
+            int oh0 = b * h;
+            int rows = Math.min(h, out[1] - oh0);
+            float[] xb = planes.get();
+            float[] bp = packed.get();
+            float[] c = tiles.get();
+            for (int ch = 0; ch < cpg; ch++) {
+                for (int phase = 0; phase < band.phases; phase++) {
+                    band.fill(x, image, g.cIn(), gr * cpg + ch, ch, phase, od, oh0, rows + hExt - 1, xb);
+                }
+            }
+            int aGroup = gr * mpad * kr;
+            int yBand = (image * g.cOut() + gr * kpg) * outSpatial + (od * out[1] + oh0) * out[2];
+            int blocks = Math.ceilDiv(rows * q2, NR);
+            // block by block: the block's B rows of one reduction chunk are packed once (kf x NR, in L1) and serve
+            // every A panel; the block's tiles are finished (and copied into y) before the next block starts
+            for (int blk = 0; blk < blocks; blk++) {
+                int g0 = blk * NR;
+                for (int k0 = 0; k0 < kr; k0 += kf) {
+                    int kc = Math.min(kf, kr - k0);
+                    PackedGemm.packRows(xb, o, k0, g0, kc, bp, 0);
+                    for (int ir = 0; ir < panels; ir++) {
+                        int aOff = aGroup + ir * MR * kr + k0 * MR;
+                        if (k0 == 0) {
+                            // the first chunk stores its sums: c needs no zeroing
+                            PackedGemm.tileStore(a, aOff, bp, 0, kc, c, ir * MR * NR, NR);
+                        } else {
+                            PackedGemm.tile(a, aOff, bp, 0, kc, c, ir * MR * NR, NR);
+                        }
+                    }
+                }
+                copyOut(c, g0, false, kpg, q2, rows, out[2], y, yBand, outSpatial);
+            }
+        });
+    }
+
+    /** Forward of a 1x1 layer ({@link #forwardDirect}): the rows read from x, whole panels added straight into y. */
+    private static void directForward(ConvGeometry g, float[] x, float[] w, float[] y, GemmConv.Tasks tasks, Planes pl) {
+        int cpg = g.cInPerGroup();
+        int kpg = g.cOutPerGroup();
+        int kr = cpg;
+        int mpad = GemmConv.roundUp(kpg, MR);
+        int panels = mpad / MR;
+        int[] out = g.out();
+        int outSpatial = g.outSpatial();
+        float[] a = GemmConv.packFilter(g, w, tasks);
         int[][] offs = new int[g.groups()][];
         for (int gr = 0; gr < g.groups(); gr++) {
             offs[gr] = pl.offsets(gr, cpg, kr, tasks);
@@ -309,12 +466,6 @@ final class ShiftConv {
         int slice = pl.q1 * q2;
         int grid = out[1] * q2;
         int blocks = Math.ceilDiv(grid, NR);
-        // where the planes would be a plain copy of x (1x1 kernels: unit strides, no padding, whole tiles) the rows are
-        // read from x itself and the tiles add straight into y
-        boolean direct = pl.phases == 1 && pl.planeQ == g.inSpatial() && pl.q2 == g.in()[2] && pl.q1 == g.in()[1]
-                && g.inSpatial() % NR == 0 && kv == 1 && out[0] * slice == g.inSpatial();
-        int round = direct ? g.n() : imagesPerRound(g, pl.floats);
-        float[] xq = direct ? x : pl.alloc(round, tasks);
         int bpt = blocksPerTask(kr);
         int perSlice = Math.ceilDiv(blocks, bpt);
         // per thread: one block's B rows of one reduction chunk, packed (kf x NR), and the block's tiles of all panels
@@ -322,77 +473,108 @@ final class ShiftConv {
         ThreadLocal<float[]> packed = ThreadLocal.withInitial(() -> tasks.alloc(kf * NR));
         ThreadLocal<float[]> tiles = ThreadLocal.withInitial(() -> tasks.alloc(mpad * NR));
         int perImage = g.groups() * out[0] * perSlice;
-        int fills = g.cIn() * pl.phases;
-        for (int n0 = 0; n0 < g.n(); n0 += round) {
-            int first = n0;
-            int images = Math.min(round, g.n() - n0);
-            if (!direct) {
-                tasks.run(images * fills, t -> pl.fill(x, first + t / fills, g.cIn(), t % fills / pl.phases,
-                        t % pl.phases, xq, t / fills * pl.floats));
-            }
-            tasks.run(images * perImage, t -> {
-                int image = first + t / perImage;
-                int imageBase = direct ? image * g.cIn() * g.inSpatial() : t / perImage * pl.floats;
-                int tb = t % perSlice;
-                int od = t / perSlice % out[0];
-                int gr = t % perImage / perSlice / out[0];
-                float[] bp = packed.get();
-                float[] c = tiles.get();
-                int[] o = offs[gr];
-                int aGroup = gr * mpad * kr;
-                int yGroup = (image * g.cOut() + gr * kpg) * outSpatial + od * out[1] * out[2];
-                int bFirst = tb * bpt;
-                int nb = Math.min(blocks, bFirst + bpt) - bFirst;
-                // block by block: the block's B rows of one reduction chunk are packed once (kf x NR, in L1) and serve
-                // every A panel; the block's tiles are finished (and copied into y) before the next block starts
-                for (int i = 0; i < nb; i++) {
-                    int g0 = (bFirst + i) * NR;
-                    boolean intoY = direct && g0 + NR <= grid;
-                    for (int k0 = 0; k0 < kr; k0 += kf) {
-                        int kc = Math.min(kf, kr - k0);
-                        PackedGemm.packRows(xq, o, k0, imageBase + od * slice + g0, kc, bp, 0);
-                        for (int ir = 0; ir < panels; ir++) {
-                            int aOff = aGroup + ir * MR * kr + k0 * MR;
-                            if (intoY && (ir + 1) * MR <= kpg) {
-                                // the grid is the output plane: whole panels go straight into y
-                                int at = yGroup + ir * MR * outSpatial + g0;
-                                if (k0 == 0) {
-                                    PackedGemm.tileStore(a, aOff, bp, 0, kc, y, at, outSpatial);
-                                } else {
-                                    PackedGemm.tile(a, aOff, bp, 0, kc, y, at, outSpatial);
-                                }
-                            } else if (k0 == 0) {
-                                // the first chunk stores its sums: c needs no zeroing
-                                PackedGemm.tileStore(a, aOff, bp, 0, kc, c, ir * MR * NR, NR);
+        tasks.run(g.n() * perImage, t -> {
+            int image = t / perImage;
+            int imageBase = image * g.cIn() * g.inSpatial();
+            int tb = t % perSlice;
+            int od = t / perSlice % out[0];
+            int gr = t % perImage / perSlice / out[0];
+            float[] bp = packed.get();
+            float[] c = tiles.get();
+            int[] o = offs[gr];
+            int aGroup = gr * mpad * kr;
+            int yGroup = (image * g.cOut() + gr * kpg) * outSpatial + od * out[1] * out[2];
+            int bFirst = tb * bpt;
+            int nb = Math.min(blocks, bFirst + bpt) - bFirst;
+            for (int i = 0; i < nb; i++) {
+                int g0 = (bFirst + i) * NR;
+                boolean intoY = g0 + NR <= grid;
+                for (int k0 = 0; k0 < kr; k0 += kf) {
+                    int kc = Math.min(kf, kr - k0);
+                    PackedGemm.packRows(x, o, k0, imageBase + od * slice + g0, kc, bp, 0);
+                    for (int ir = 0; ir < panels; ir++) {
+                        int aOff = aGroup + ir * MR * kr + k0 * MR;
+                        if (intoY && (ir + 1) * MR <= kpg) {
+                            // the grid is the output plane: whole panels go straight into y
+                            int at = yGroup + ir * MR * outSpatial + g0;
+                            if (k0 == 0) {
+                                PackedGemm.tileStore(a, aOff, bp, 0, kc, y, at, outSpatial);
                             } else {
-                                PackedGemm.tile(a, aOff, bp, 0, kc, c, ir * MR * NR, NR);
+                                PackedGemm.tile(a, aOff, bp, 0, kc, y, at, outSpatial);
                             }
+                        } else if (k0 == 0) {
+                            PackedGemm.tileStore(a, aOff, bp, 0, kc, c, ir * MR * NR, NR);
+                        } else {
+                            PackedGemm.tile(a, aOff, bp, 0, kc, c, ir * MR * NR, NR);
                         }
                     }
-                    copyOut(c, g0, intoY, kpg, q2, out, y, yGroup, outSpatial);
                 }
-            });
+                copyOut(c, g0, intoY, kpg, q2, out[1], out[2], y, yGroup, outSpatial);
+            }
+        });
+    }
+
+    // Copies the rows of a block's tiles in c (grid positions g0..g0+NR, rows q2 wide) that are output positions (in the
+    // first `rows` rows, `width` wide) into y, whose rows start at yGroup + m * outSpatial; where the whole panels went
+    // straight into y (intoY) only the rows past the last whole panel. Vector by vector of the tile's rows: a vector's
+    // lanes that lie in one grid row go to y as one (masked) store, the lanes past that row's end as another (a call of
+    // System.arraycopy per run of 16-32 floats took 5-6 % of the 3x3 forward).
+    private static void copyOut(float[] c, int g0, boolean intoY, int kpg, int q2, int rows, int width, float[] y,
+            int yGroup, int outSpatial) {
+        if (q2 < L) {
+            copyOutRuns(c, g0, intoY, kpg, q2, rows, width, y, yGroup, outSpatial);
+            return;
+        }
+        for (int v = 0; v < NR; v += L) {
+            int oh = (g0 + v) / q2;
+            if (oh >= rows) {
+                break;
+            }
+            int ow = (g0 + v) % q2;
+            // lanes [0, first) lie in row oh (of which [0, valid) are output columns), lanes [first, ...) in row oh + 1
+            int first = Math.min(L, q2 - ow);
+            int valid = Math.max(0, Math.min(first, width - ow));
+            boolean whole = valid == L;
+            boolean next = first < L && oh + 1 < rows;
+            jdk.incubator.vector.VectorMask<Float> head = S.indexInRange(0, valid);
+            jdk.incubator.vector.VectorMask<Float> tail = S.indexInRange(0, first).not()
+                    .and(S.indexInRange(0, first + Math.min(L, width)));
+            int at = oh * width + ow;
+            int atNext = (oh + 1) * width + ow - q2;
+            for (int m = intoY ? kpg / MR * MR : 0; m < kpg; m++) {
+                int yPlane = yGroup + m * outSpatial;
+                FloatVector t = FloatVector.fromArray(S, c, m * NR + v);
+                if (whole) {
+                    t.intoArray(y, yPlane + at);
+                } else {
+                    if (valid > 0) {
+                        t.intoArray(y, yPlane + at, head);
+                    }
+                    if (next) {
+                        t.intoArray(y, yPlane + atNext, tail);
+                    }
+                }
+            }
         }
     }
 
-    // Copies the rows of a block's tiles in c (grid positions g0..g0+NR) that are output positions into y; where the
-    // whole panels went straight into y (intoY) only the rows past the last whole panel.
-    private static void copyOut(float[] c, int g0, boolean intoY, int kpg, int q2, int[] out, float[] y, int yGroup,
-            int outSpatial) {
+    // copyOut for grid rows narrower than a vector (a vector's lanes may span several rows): run by run of grid
+    // columns that are output columns, with System.arraycopy.
+    private static void copyOutRuns(float[] c, int g0, boolean intoY, int kpg, int q2, int rows, int width, float[] y,
+            int yGroup, int outSpatial) {
         int oh0 = g0 / q2;
         int ow0 = g0 % q2;
         for (int m = intoY ? kpg / MR * MR : 0; m < kpg; m++) {
             int yPlane = yGroup + m * outSpatial;
             int from = m * NR;
-            // copy the tile's row run by run of grid columns that are output columns
             int j = 0;
             int oh = oh0;
             int ow = ow0;
-            while (j < NR && oh < out[1]) {
+            while (j < NR && oh < rows) {
                 int run = Math.min(NR - j, q2 - ow);
-                int valid = Math.max(0, Math.min(run, out[2] - ow));
+                int valid = Math.max(0, Math.min(run, width - ow));
                 if (valid > 0) {
-                    System.arraycopy(c, from + j, y, yPlane + oh * out[2] + ow, valid);
+                    System.arraycopy(c, from + j, y, yPlane + oh * width + ow, valid);
                 }
                 j += run;
                 ow = 0;

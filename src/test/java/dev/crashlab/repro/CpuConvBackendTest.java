@@ -520,6 +520,45 @@ class CpuConvBackendTest {
         }
     }
 
+    /**
+     * Forward (and unit-stride backward-data, which runs through it) copies and computes bands of output rows
+     * ({@link ShiftConv#bandRows}); with many channels a band is a few rows, so these layers have several bands per
+     * depth slice, a last band cut short, bands of strided, dilated, grouped and 3D layers, and blocks of 32 grid
+     * positions cut by a band's end. Each row: rank, batch, channels, depth, height, width, filters, kernel, stride,
+     * pad, dilation, groups.
+     */
+    @Test
+    void forwardComputesBandsOfRows() throws Exception {
+        long seed = Long.getLong("crashlab.test.seed", System.nanoTime());
+        Random r = new Random(seed);
+        int[][] shapes = {
+            {2, 2, 400, 1, 13, 40, 24, 3, 1, 1, 1, 1}, {2, 1, 300, 1, 11, 30, 16, 3, 2, 2, 2, 2},
+            {3, 1, 40, 5, 9, 30, 8, 3, 1, 1, 1, 1}, {3, 1, 256, 6, 7, 20, 16, 3, 2, 1, 1, 2},
+            {2, 1, 200, 1, 17, 64, 8, 5, 1, 2, 1, 1},
+        };
+        for (int[] s : shapes) {
+            int rank = s[0];
+            int[] dims = rank == 3 ? new int[] {s[3], s[4], s[5]} : new int[] {s[4], s[5]};
+            int[] k = new int[rank];
+            int[] st = new int[rank];
+            int[] pad = new int[rank];
+            int[] dil = new int[rank];
+            java.util.Arrays.fill(k, s[7]);
+            java.util.Arrays.fill(st, s[8]);
+            java.util.Arrays.fill(pad, s[9]);
+            java.util.Arrays.fill(dil, s[10]);
+            ConvProblem p = new ConvProblem("bands", rank, s[1], s[2], dims, s[6], k, st, pad, pad, dil, s[11],
+                    ConvProblem.DType.FLOAT32, ConvProblem.Layout.NCHW, false);
+            ConvGeometry g = ConvGeometry.of(p);
+            int h = ShiftConv.bandRows(g, 2);
+            assertThat(h).as("%s has more than one band of rows", java.util.Arrays.toString(s)).isLessThan(g.out()[1]);
+            float[] x = random(r, p.inputElements());
+            float[] w = random(r, p.filterElements());
+            float[] dy = random(r, p.outputElements());
+            assertPasses(SHIFT, p, x, w, dy, seed);
+        }
+    }
+
     @Test
     void wrongArraySizesAreRefused() {
         ConvProblem p = p2(1, 3, 3, 1, 2, 2, 1, 0, 0, 1, 1, false);
