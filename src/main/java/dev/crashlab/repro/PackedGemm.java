@@ -149,6 +149,125 @@ final class PackedGemm {
     }
 
     /**
+     * {@link #tile} with B row k at {@code b[bOffs[oOff + k]] ..} instead of {@code b[bOff + k * NR] ..}: rows that are
+     * windows, at their taps' offsets, of one packed run per channel (ShiftConv's forward of unit-stride layers).
+     */
+    static void tileAt(float[] a, int aOff, float[] b, int[] bOffs, int oOff, int kc, float[] c, int cOff, int ldc) {
+        FloatVector c00 = FloatVector.fromArray(S, c, cOff + 0 * ldc);
+        FloatVector c01 = FloatVector.fromArray(S, c, cOff + 0 * ldc + L);
+        FloatVector c10 = FloatVector.fromArray(S, c, cOff + 1 * ldc);
+        FloatVector c11 = FloatVector.fromArray(S, c, cOff + 1 * ldc + L);
+        FloatVector c20 = FloatVector.fromArray(S, c, cOff + 2 * ldc);
+        FloatVector c21 = FloatVector.fromArray(S, c, cOff + 2 * ldc + L);
+        FloatVector c30 = FloatVector.fromArray(S, c, cOff + 3 * ldc);
+        FloatVector c31 = FloatVector.fromArray(S, c, cOff + 3 * ldc + L);
+        FloatVector c40 = FloatVector.fromArray(S, c, cOff + 4 * ldc);
+        FloatVector c41 = FloatVector.fromArray(S, c, cOff + 4 * ldc + L);
+        FloatVector c50 = FloatVector.fromArray(S, c, cOff + 5 * ldc);
+        FloatVector c51 = FloatVector.fromArray(S, c, cOff + 5 * ldc + L);
+        FloatVector c60 = FloatVector.fromArray(S, c, cOff + 6 * ldc);
+        FloatVector c61 = FloatVector.fromArray(S, c, cOff + 6 * ldc + L);
+        FloatVector c70 = FloatVector.fromArray(S, c, cOff + 7 * ldc);
+        FloatVector c71 = FloatVector.fromArray(S, c, cOff + 7 * ldc + L);
+        int ao = aOff;
+        for (int k = 0; k < kc; k++, ao += MR) {
+            int bo = bOffs[oOff + k];
+            FloatVector b0 = FloatVector.fromArray(S, b, bo);
+            FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+            FloatVector av = FloatVector.broadcast(S, a[ao + 0]);
+            c00 = b0.fma(av, c00);
+            c01 = b1.fma(av, c01);
+            av = FloatVector.broadcast(S, a[ao + 1]);
+            c10 = b0.fma(av, c10);
+            c11 = b1.fma(av, c11);
+            av = FloatVector.broadcast(S, a[ao + 2]);
+            c20 = b0.fma(av, c20);
+            c21 = b1.fma(av, c21);
+            av = FloatVector.broadcast(S, a[ao + 3]);
+            c30 = b0.fma(av, c30);
+            c31 = b1.fma(av, c31);
+            av = FloatVector.broadcast(S, a[ao + 4]);
+            c40 = b0.fma(av, c40);
+            c41 = b1.fma(av, c41);
+            av = FloatVector.broadcast(S, a[ao + 5]);
+            c50 = b0.fma(av, c50);
+            c51 = b1.fma(av, c51);
+            av = FloatVector.broadcast(S, a[ao + 6]);
+            c60 = b0.fma(av, c60);
+            c61 = b1.fma(av, c61);
+            av = FloatVector.broadcast(S, a[ao + 7]);
+            c70 = b0.fma(av, c70);
+            c71 = b1.fma(av, c71);
+        }
+        setRow(c, cOff + 0 * ldc, c00, c01);
+        setRow(c, cOff + 1 * ldc, c10, c11);
+        setRow(c, cOff + 2 * ldc, c20, c21);
+        setRow(c, cOff + 3 * ldc, c30, c31);
+        setRow(c, cOff + 4 * ldc, c40, c41);
+        setRow(c, cOff + 5 * ldc, c50, c51);
+        setRow(c, cOff + 6 * ldc, c60, c61);
+        setRow(c, cOff + 7 * ldc, c70, c71);
+    }
+
+    /** {@link #tileStore} with B rows where {@link #tileAt} finds them. */
+    static void tileStoreAt(float[] a, int aOff, float[] b, int[] bOffs, int oOff, int kc, float[] c, int cOff, int ldc) {
+        FloatVector c00 = FloatVector.zero(S);
+        FloatVector c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S);
+        FloatVector c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S);
+        FloatVector c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S);
+        FloatVector c31 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S);
+        FloatVector c41 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S);
+        FloatVector c51 = FloatVector.zero(S);
+        FloatVector c60 = FloatVector.zero(S);
+        FloatVector c61 = FloatVector.zero(S);
+        FloatVector c70 = FloatVector.zero(S);
+        FloatVector c71 = FloatVector.zero(S);
+        int ao = aOff;
+        for (int k = 0; k < kc; k++, ao += MR) {
+            int bo = bOffs[oOff + k];
+            FloatVector b0 = FloatVector.fromArray(S, b, bo);
+            FloatVector b1 = FloatVector.fromArray(S, b, bo + L);
+            FloatVector av = FloatVector.broadcast(S, a[ao + 0]);
+            c00 = b0.fma(av, c00);
+            c01 = b1.fma(av, c01);
+            av = FloatVector.broadcast(S, a[ao + 1]);
+            c10 = b0.fma(av, c10);
+            c11 = b1.fma(av, c11);
+            av = FloatVector.broadcast(S, a[ao + 2]);
+            c20 = b0.fma(av, c20);
+            c21 = b1.fma(av, c21);
+            av = FloatVector.broadcast(S, a[ao + 3]);
+            c30 = b0.fma(av, c30);
+            c31 = b1.fma(av, c31);
+            av = FloatVector.broadcast(S, a[ao + 4]);
+            c40 = b0.fma(av, c40);
+            c41 = b1.fma(av, c41);
+            av = FloatVector.broadcast(S, a[ao + 5]);
+            c50 = b0.fma(av, c50);
+            c51 = b1.fma(av, c51);
+            av = FloatVector.broadcast(S, a[ao + 6]);
+            c60 = b0.fma(av, c60);
+            c61 = b1.fma(av, c61);
+            av = FloatVector.broadcast(S, a[ao + 7]);
+            c70 = b0.fma(av, c70);
+            c71 = b1.fma(av, c71);
+        }
+        setRow(c, cOff + 0 * ldc, c00, c01);
+        setRow(c, cOff + 1 * ldc, c10, c11);
+        setRow(c, cOff + 2 * ldc, c20, c21);
+        setRow(c, cOff + 3 * ldc, c30, c31);
+        setRow(c, cOff + 4 * ldc, c40, c41);
+        setRow(c, cOff + 5 * ldc, c50, c51);
+        setRow(c, cOff + 6 * ldc, c60, c61);
+        setRow(c, cOff + 7 * ldc, c70, c71);
+    }
+
+    /**
      * The product of {@link #tileStore}, its MR rows added into {@code x} straight from the registers: row i onto {@code x[offs[oOff + i] + base ..]}, in row order (no tile in memory for {@link #addRows} to read back). The
      * rows' ranges must not overlap: a row's load right after an overlapping row's store would wait for that store (a
      * CPU cannot forward a store to a load that straddles it). The adds are written out here, not in a helper: a 43-byte

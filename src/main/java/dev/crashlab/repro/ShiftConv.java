@@ -277,9 +277,14 @@ final class ShiftConv {
         int kr = g.cInPerGroup() * g.kernelVolume();
         boolean direct = forwardDirect(g, new Planes(g, g.cIn()));
         // the direct pass has an offsets array per group, the band pass one band's planes per thread and one array
-        return (direct ? (long) g.groups() * kr : kr + (long) (threads + 1) * band(g, bandRows(g, threads)).floats)
-                + (long) g.groups() * GemmConv.roundUp(g.cOutPerGroup(), MR) * kr
-                + (long) (threads + 1) * (chunkRows(kr) * NR + GemmConv.roundUp(g.cOutPerGroup(), MR) * NR);
+        if (direct) {
+            return (long) g.groups() * kr + (long) g.groups() * GemmConv.roundUp(g.cOutPerGroup(), MR) * kr
+                    + (long) (threads + 1) * (chunkRows(kr) * NR + GemmConv.roundUp(g.cOutPerGroup(), MR) * NR);
+        }
+        // offsets of the rows and of the windows' taps, a band's planes and packed B per thread
+        Planes band = band(g, bandRows(g, threads));
+        return 2L * kr + (long) g.groups() * GemmConv.roundUp(g.cOutPerGroup(), MR) * kr
+                + (long) (threads + 1) * (band.floats + bandPackedFloats(g, band) + GemmConv.roundUp(g.cOutPerGroup(), MR) * NR);
     }
 
     /** Scratch floats of a backward-filter pass: a round's planes, per-thread dy^T chunks, accumulators, offsets. */
@@ -383,6 +388,38 @@ final class ShiftConv {
     }
 
     /**
+     * Floats of the window of one channel that {@link #bandForward} packs per block where every stride is 1: the
+     * block's {@code NR} grid positions and as far past them as the channel's last tap reaches, in whole vectors; 0
+     * where the layer has strides (its taps read different phase planes) or the window is longer than the
+     * {@code kv x NR} floats that packing the rows one by one copies.
+     */
+    static int windowFloats(ConvGeometry g, Planes band) {
+        if (band.phases != 1) {
+            return 0;
+        }
+        int reach = 0;
+        for (int tap = 0; tap < g.kernelVolume(); tap++) {
+            reach = Math.max(reach, band.offset(0, tap));
+        }
+        int w = GemmConv.roundUp(NR + reach, L);
+        return w <= g.kernelVolume() * NR ? w : 0;
+    }
+
+    /** Channels per packed chunk of {@link #bandForward}'s windows of {@code w} floats: chunks as even as can be. */
+    static int windowChannels(ConvGeometry g, int w) {
+        int most = Math.max(1, Integer.getInteger("crashlab.winFloats", KF * NR) / w);
+        int chunks = Math.ceilDiv(g.cInPerGroup(), most);
+        return Math.ceilDiv(g.cInPerGroup(), chunks);
+    }
+
+    /** Floats of {@link #bandForward}'s packed B per thread. */
+    static int bandPackedFloats(ConvGeometry g, Planes band) {
+        int w = windowFloats(g, band);
+        int kr = g.cInPerGroup() * g.kernelVolume();
+        return w == 0 ? chunkRows(kr) * NR : windowChannels(g, w) * w;
+    }
+
+    /**
      * Forward where the rows are read from padded copies: one task per (image, group, output depth slice, band of
      * {@link #bandRows} output rows), which copies the band's padded planes of its group's channels ({@link #band}) and
      * computes the band's outputs from them, block by block. The copy is written and read by the same core while it is
@@ -405,8 +442,18 @@ final class ShiftConv {
         int bands = Math.ceilDiv(out[1], h);
         int perImage = g.groups() * out[0] * bands;
         int kf = chunkRows(kr);
+        // unit strides: each channel's window of the block is packed as one run, and the tiles read its taps' rows
+        // at their offsets in it (bOffs), instead of packing kv rows per channel
+        int win = windowFloats(g, band);
+        int kv = g.kernelVolume();
+        int cpc = win == 0 ? 0 : windowChannels(g, win);
+        int[] bOffs = win == 0 ? null : tasks.allocInts(cpc * kv);
+        for (int k = 0; k < cpc * kv; k++) {
+            bOffs[k] = k / kv * win + band.offset(0, k % kv);
+        }
+        int packedFloats = bandPackedFloats(g, band);
         ThreadLocal<float[]> planes = ThreadLocal.withInitial(() -> tasks.alloc(band.floats));
-        ThreadLocal<float[]> packed = ThreadLocal.withInitial(() -> tasks.alloc(kf * NR));
+        ThreadLocal<float[]> packed = ThreadLocal.withInitial(() -> tasks.alloc(packedFloats));
         ThreadLocal<float[]> tiles = ThreadLocal.withInitial(() -> tasks.alloc(mpad * NR));
         tasks.run(g.n() * perImage, t -> {
             int image = t / perImage;
@@ -426,10 +473,33 @@ final class ShiftConv {
             int aGroup = gr * mpad * kr;
             int yBand = (image * g.cOut() + gr * kpg) * outSpatial + (od * out[1] + oh0) * out[2];
             int blocks = Math.ceilDiv(rows * q2, NR);
-            // block by block: the block's B rows of one reduction chunk are packed once (kf x NR, in L1) and serve
-            // every A panel; the block's tiles are finished (and copied into y) before the next block starts
+            // block by block: the block's B rows of one reduction chunk are packed once (in L1) and serve every A
+            // panel; the block's tiles are finished (and copied into y) before the next block starts
             for (int blk = 0; blk < blocks; blk++) {
                 int g0 = blk * NR;
+                if (win != 0) {
+                    for (int c0 = 0; c0 < cpg; c0 += cpc) {
+                        int cc = Math.min(cpc, cpg - c0);
+                        int kc = cc * kv;
+                        int k0 = c0 * kv;
+                        for (int ch = 0; ch < cc; ch++) {
+                            int from = (c0 + ch) * band.planeQ + g0;
+                            for (int v = 0; v < win; v += L) {
+                                FloatVector.fromArray(S, xb, from + v).intoArray(bp, ch * win + v);
+                            }
+                        }
+                        for (int ir = 0; ir < panels; ir++) {
+                            int aOff = aGroup + ir * MR * kr + k0 * MR;
+                            if (k0 == 0) {
+                                PackedGemm.tileStoreAt(a, aOff, bp, bOffs, 0, kc, c, ir * MR * NR, NR);
+                            } else {
+                                PackedGemm.tileAt(a, aOff, bp, bOffs, 0, kc, c, ir * MR * NR, NR);
+                            }
+                        }
+                    }
+                    copyOut(c, g0, false, kpg, q2, rows, out[2], y, yBand, outSpatial);
+                    continue;
+                }
                 for (int k0 = 0; k0 < kr; k0 += kf) {
                     int kc = Math.min(kf, kr - k0);
                     PackedGemm.packRows(xb, o, k0, g0, kc, bp, 0);
