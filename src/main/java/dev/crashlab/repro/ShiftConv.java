@@ -407,7 +407,7 @@ final class ShiftConv {
 
     /** Channels per packed chunk of {@link #bandForward}'s windows of {@code w} floats: chunks as even as can be. */
     static int windowChannels(ConvGeometry g, int w) {
-        int most = Math.max(1, Integer.getInteger("crashlab.winFloats", KF * NR) / w);
+        int most = Math.max(1, KF * NR / w);
         int chunks = Math.ceilDiv(g.cInPerGroup(), most);
         return Math.ceilDiv(g.cInPerGroup(), chunks);
     }
