@@ -10,9 +10,11 @@ import jdk.incubator.vector.FloatVector;
 /**
  * The CPU backend's convolutions without an im2col gather: each image's input is copied once into a zero-padded,
  * stride-phase-split form in which every row of the im2col matrix, (channel, tap) seen over a run of output
- * positions, is a contiguous slice. Forward copies those slices into a packed panel per block of positions and chunk of the
- * reduction ({@link PackedGemm#packRows}, two vector moves per row, no index arithmetic); the filter gradient's
- * micro-kernel reads them in place ({@link PackedGemm#tileCols}).
+ * positions, is a contiguous slice. Forward copies a band of output rows at a time ({@link #bandForward}) and packs a
+ * panel per block of positions and chunk of the reduction from it: with unit strides one window per channel whose
+ * taps the tile reads at their offsets ({@link PackedGemm#tileAt}), otherwise the slices themselves
+ * ({@link PackedGemm#packRows}, two vector moves per row, no index arithmetic); the filter gradient's micro-kernel
+ * reads them in place ({@link PackedGemm#tileCols}).
  *
  * <p>NOTE: the input of channel c is stored as {@code s_d x s_h x s_w} phase planes (one per stride phase), each
  * {@code Dq x Hq x Wq}; input element (id, ih, iw) of the padded input sits in phase (id % s_d, ih % s_h, iw % s_w)
