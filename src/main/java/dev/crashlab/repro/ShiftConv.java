@@ -124,7 +124,7 @@ final class ShiftConv {
 
         /**
          * Planes of {@code channels} channels that hold only {@code depthRows} x {@code rows} positions of each phase's
-         * plane (a band of the whole grid's depth slices and rows, {@link #fill(float[], int, int, int, int, int, int, float[])}),
+         * plane (a band of the whole grid's depth slices and rows, {@link #fill(float[], int, int, int, int, int, int, int, int, float[])}),
          * whole rows wide.
          */
         Planes(ConvGeometry g, int channels, int depthRows, int rows) {
@@ -277,15 +277,15 @@ final class ShiftConv {
     /** Scratch floats of a forward pass (also backward-data through it): planes, packed filter, offsets, tiles. */
     static long forwardScratchFloats(ConvGeometry g, int threads) {
         int kr = g.cInPerGroup() * g.kernelVolume();
-        boolean direct = forwardDirect(g, new Planes(g, g.cIn()));
-        // the direct pass has an offsets array per group, the band pass one band's planes per thread and one array
-        if (direct) {
+        if (forwardDirect(g, new Planes(g, g.cIn()))) {
+            // row offsets per group, the packed filter; per thread a packed chunk and a block's tiles
             return (long) g.groups() * kr + (long) g.groups() * GemmConv.roundUp(g.cOutPerGroup(), MR) * kr
                     + (long) (threads + 1) * (chunkRows(kr) * NR + GemmConv.roundUp(g.cOutPerGroup(), MR) * NR);
         }
-        // offsets of the rows and of the windows' taps, a band's planes and packed B per thread
+        // the rows' or the windows' taps' offsets (at most kr), the packed filter; per thread a band's planes, a packed
+        // chunk and a block's tiles
         Planes band = band(g, bandRows(g, threads));
-        return 2L * kr + (long) g.groups() * GemmConv.roundUp(g.cOutPerGroup(), MR) * kr
+        return kr + (long) g.groups() * GemmConv.roundUp(g.cOutPerGroup(), MR) * kr
                 + (long) (threads + 1) * (band.floats + bandPackedFloats(g, band) + GemmConv.roundUp(g.cOutPerGroup(), MR) * NR);
     }
 
@@ -326,7 +326,7 @@ final class ShiftConv {
         if (forwardDirect(g, pl)) {
             directForward(g, x, w, y, tasks, pl);
         } else {
-            bandForward(g, x, w, y, tasks, pl);
+            bandForward(g, x, w, y, tasks);
         }
     }
 
@@ -427,7 +427,7 @@ final class ShiftConv {
      * computes the band's outputs from them, block by block. The copy is written and read by the same core while it is
      * in L2; x is read in runs of a band's rows per channel.
      */
-    private static void bandForward(ConvGeometry g, float[] x, float[] w, float[] y, GemmConv.Tasks tasks, Planes pl) {
+    private static void bandForward(ConvGeometry g, float[] x, float[] w, float[] y, GemmConv.Tasks tasks) {
         int cpg = g.cInPerGroup();
         int kpg = g.cOutPerGroup();
         int kr = cpg * g.kernelVolume();
@@ -438,7 +438,6 @@ final class ShiftConv {
         float[] a = GemmConv.packFilter(g, w, tasks);
         int h = bandRows(g, tasks.threads());
         Planes band = band(g, h);
-        int[] o = band.offsets(0, cpg, kr, tasks);
         int q2 = band.q2;
         int hExt = rowExtent(g);
         int bands = Math.ceilDiv(out[1], h);
@@ -453,6 +452,8 @@ final class ShiftConv {
         for (int k = 0; k < cpc * kv; k++) {
             bOffs[k] = k / kv * win + band.offset(0, k % kv);
         }
+        // otherwise the rows (c, tap) are packed one by one from their offsets in the band
+        int[] o = win == 0 ? band.offsets(0, cpg, kr, tasks) : null;
         int packedFloats = bandPackedFloats(g, band);
         ThreadLocal<float[]> planes = ThreadLocal.withInitial(() -> tasks.alloc(band.floats));
         ThreadLocal<float[]> packed = ThreadLocal.withInitial(() -> tasks.alloc(packedFloats));
@@ -482,36 +483,34 @@ final class ShiftConv {
                 if (win != 0) {
                     for (int c0 = 0; c0 < cpg; c0 += cpc) {
                         int cc = Math.min(cpc, cpg - c0);
-                        int kc = cc * kv;
-                        int k0 = c0 * kv;
                         for (int ch = 0; ch < cc; ch++) {
                             int from = (c0 + ch) * band.planeQ + g0;
                             for (int v = 0; v < win; v += L) {
                                 FloatVector.fromArray(S, xb, from + v).intoArray(bp, ch * win + v);
                             }
                         }
+                        int k0 = c0 * kv;
                         for (int ir = 0; ir < panels; ir++) {
                             int aOff = aGroup + ir * MR * kr + k0 * MR;
                             if (k0 == 0) {
-                                PackedGemm.tileStoreAt(a, aOff, bp, bOffs, 0, kc, c, ir * MR * NR, NR);
+                                PackedGemm.tileStoreAt(a, aOff, bp, bOffs, 0, cc * kv, c, ir * MR * NR, NR);
                             } else {
-                                PackedGemm.tileAt(a, aOff, bp, bOffs, 0, kc, c, ir * MR * NR, NR);
+                                PackedGemm.tileAt(a, aOff, bp, bOffs, 0, cc * kv, c, ir * MR * NR, NR);
                             }
                         }
                     }
-                    copyOut(c, g0, false, kpg, q2, rows, out[2], y, yBand, outSpatial);
-                    continue;
-                }
-                for (int k0 = 0; k0 < kr; k0 += kf) {
-                    int kc = Math.min(kf, kr - k0);
-                    PackedGemm.packRows(xb, o, k0, g0, kc, bp, 0);
-                    for (int ir = 0; ir < panels; ir++) {
-                        int aOff = aGroup + ir * MR * kr + k0 * MR;
-                        if (k0 == 0) {
-                            // the first chunk stores its sums: c needs no zeroing
-                            PackedGemm.tileStore(a, aOff, bp, 0, kc, c, ir * MR * NR, NR);
-                        } else {
-                            PackedGemm.tile(a, aOff, bp, 0, kc, c, ir * MR * NR, NR);
+                } else {
+                    for (int k0 = 0; k0 < kr; k0 += kf) {
+                        int kc = Math.min(kf, kr - k0);
+                        PackedGemm.packRows(xb, o, k0, g0, kc, bp, 0);
+                        for (int ir = 0; ir < panels; ir++) {
+                            int aOff = aGroup + ir * MR * kr + k0 * MR;
+                            if (k0 == 0) {
+                                // the first chunk stores its sums: c needs no zeroing
+                                PackedGemm.tileStore(a, aOff, bp, 0, kc, c, ir * MR * NR, NR);
+                            } else {
+                                PackedGemm.tile(a, aOff, bp, 0, kc, c, ir * MR * NR, NR);
+                            }
                         }
                     }
                 }

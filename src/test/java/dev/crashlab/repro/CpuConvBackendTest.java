@@ -524,7 +524,8 @@ class CpuConvBackendTest {
      * Forward (and unit-stride backward-data, which runs through it) copies and computes bands of output rows
      * ({@link ShiftConv#bandRows}); with many channels a band is a few rows, so these layers have several bands per
      * depth slice, a last band cut short, bands of strided, dilated, grouped and 3D layers, and blocks of 32 grid
-     * positions cut by a band's end. Each row: rank, batch, channels, depth, height, width, filters, kernel, stride,
+     * positions cut by a band's end; the unit-stride layers pack a window per channel ({@link ShiftConv#windowFloats}),
+     * the strided ones row by row. Each row: rank, batch, channels, depth, height, width, filters, kernel, stride,
      * pad, dilation, groups.
      */
     @Test
@@ -536,6 +537,7 @@ class CpuConvBackendTest {
             {3, 1, 40, 5, 9, 30, 8, 3, 1, 1, 1, 1}, {3, 1, 256, 6, 7, 20, 16, 3, 2, 1, 1, 2},
             {2, 1, 200, 1, 17, 64, 8, 5, 1, 2, 1, 1},
         };
+        java.util.Set<Boolean> windows = new java.util.HashSet<>();
         for (int[] s : shapes) {
             int rank = s[0];
             int[] dims = rank == 3 ? new int[] {s[3], s[4], s[5]} : new int[] {s[4], s[5]};
@@ -552,11 +554,13 @@ class CpuConvBackendTest {
             ConvGeometry g = ConvGeometry.of(p);
             int h = ShiftConv.bandRows(g, 2);
             assertThat(h).as("%s has more than one band of rows", java.util.Arrays.toString(s)).isLessThan(g.out()[1]);
+            windows.add(ShiftConv.windowFloats(g, ShiftConv.band(g, h)) > 0);
             float[] x = random(r, p.inputElements());
             float[] w = random(r, p.filterElements());
             float[] dy = random(r, p.outputElements());
             assertPasses(SHIFT, p, x, w, dy, seed);
         }
+        assertThat(windows).as("the shapes pack both windows and rows").containsExactlyInAnyOrder(true, false);
     }
 
     @Test
