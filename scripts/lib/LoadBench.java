@@ -35,7 +35,7 @@ import java.util.zip.ZipOutputStream;
  * byte as uploaded, and diagnosed.
  *
  * <p>Run by scripts/bench with Jackson on the class path (java's source-file mode):
- * {@code java -cp 'target/pg/lib/main/*' scripts/lib/LoadBench.java URL TOKEN SECONDS CLIENTS CORPUS}.
+ * {@code java -cp 'crashlab-server/target/pg/lib/main/*' scripts/lib/LoadBench.java URL TOKEN SECONDS CLIENTS CORPUS}.
  * Corpus files are read in place; the bundles are zipped in memory.
  */
 public final class LoadBench {

@@ -1,0 +1,459 @@
+package dev.crashlab.bundle;
+
+import dev.crashlab.reader.ParseStatus;
+import dev.crashlab.unpack.BundleRejectedException;
+import dev.crashlab.unpack.BundleUnpacker;
+import dev.crashlab.unpack.StagedFile;
+import dev.crashlab.unpack.UnpackLimits;
+
+import dev.crashlab.bundle.BundleViews.ArtifactContent;
+import dev.crashlab.bundle.BundleViews.BundleSummary;
+import dev.crashlab.bundle.BundleViews.BundleView;
+import dev.crashlab.bundle.BundleViews.Page;
+import dev.crashlab.config.CrashLabConfig;
+import dev.crashlab.sniff.ArtifactSniffer;
+import dev.crashlab.sniff.ArtifactType;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.panache.common.Sort;
+import jakarta.annotation.PostConstruct;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import jakarta.persistence.LockModeType;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.jboss.logging.Logger;
+
+/**
+ * Stores uploads as bundles: unpacks them safely, types every file, and keeps rows and blobs in step.
+ *
+ * <p>NOTE: the database is the source of truth for which blobs are in use. Moving blobs in and
+ * writing rows (upload), and deleting rows and then unused blobs (delete), happen under one lock, so
+ * a delete never removes a blob that a concurrent upload has just claimed. The heavy part of an upload
+ * (receiving, unpacking, hashing, sniffing) runs outside that lock.
+ */
+@ApplicationScoped
+public class BundleService {
+
+    private static final Logger LOG = Logger.getLogger(BundleService.class);
+    private static final int MAX_PAGE_SIZE = 100;
+    /** The notes column's width (V1 migration). */
+    public static final int MAX_NOTES = 4000;
+
+    @Inject
+    CrashLabConfig config;
+
+    private final Object storeLock = new Object();
+    private final ArtifactSniffer sniffer = new ArtifactSniffer();
+    @Inject
+    BlobStore blobs;
+    private Path scratch;
+
+    @PostConstruct
+    void init() {
+        Path dataDir = config.dataDir().toAbsolutePath().normalize();
+        scratch = dataDir.resolve("tmp");
+        try {
+            Files.createDirectories(scratch);
+            removeStaleStaging();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot prepare scratch folder " + scratch + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Removes what a crash can leave behind: half-written files under the blob store's {@code .incoming/},
+     * and blobs that no artifact row names (moved in by an upload whose rows never committed).
+     *
+     * <p>NOTE: runs at start-up before requests are served, and holds the store lock throughout; it lists
+     * every blob and every referenced hash, which is cheap for the stores this is meant for (thousands of
+     * bundles) and should become incremental for much larger ones.
+     */
+    public SweepResult sweep() throws IOException {
+        synchronized (storeLock) {
+            return guarded(this::sweepGuarded);
+        }
+    }
+
+    private SweepResult sweepGuarded() throws IOException {
+        {
+            int incoming = blobs.clearIncoming();
+            Set<String> referenced = QuarkusTransaction.requiringNew().call(() -> new HashSet<>(Artifact.getEntityManager()
+                    .createQuery("select distinct a.sha256 from Artifact a", String.class)
+                    .getResultList()));
+            int orphans = 0;
+            for (String sha : blobs.list()) {
+                if (!referenced.contains(sha) && blobs.delete(sha)) {
+                    orphans++;
+                }
+            }
+            return new SweepResult(incoming, orphans);
+        }
+    }
+
+    /** What {@link #sweep} removed. */
+    public record SweepResult(int incomingFiles, int orphanBlobs) {}
+
+    void sweepAtStartup(@Observes StartupEvent event) {
+        try {
+            SweepResult r = sweep();
+            if (r.incomingFiles() + r.orphanBlobs() > 0) {
+                LOG.infof("removed %d unfinished blob write(s) and %d unreferenced blob(s) left by an earlier crash",
+                        r.incomingFiles(), r.orphanBlobs());
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warnf("could not sweep the blob store at start-up (uploads still work): %s", e.toString());
+        }
+    }
+
+    /** Returns the blob store (for the content endpoint and tests). */
+    public BlobStore blobs() {
+        return blobs;
+    }
+
+    /** Returns a fresh scratch file path on the blob store's disk, for receiving a request body. */
+    public Path newScratchFile(String suffix) throws IOException {
+        Files.createDirectories(scratch);
+        return scratch.resolve("receive-" + UUID.randomUUID() + suffix);
+    }
+
+    /** Creates a fresh scratch folder on the blob store's disk, for receiving the parts of a request. */
+    public Path newScratchDir() throws IOException {
+        return Files.createDirectories(scratch.resolve("receive-" + UUID.randomUUID()));
+    }
+
+    /** Deletes a scratch file or folder and everything in it. */
+    public void discard(Path scratchPath) {
+        deleteTree(scratchPath);
+    }
+
+    /** Returns the unpacking limits from the configuration. */
+    public UnpackLimits limits() {
+        CrashLabConfig.Upload u = config.upload();
+        return new UnpackLimits(u.maxExpandedSize().asLongValue(), u.maxFiles(), u.maxDepth(), u.maxRatio(),
+                u.ratioGrace().asLongValue());
+    }
+
+    /** Returns the largest request body accepted, in bytes. */
+    public long maxRequestBytes() {
+        return config.upload().maxRequestSize().asLongValue();
+    }
+
+    /**
+     * Stores the uploaded files as one new bundle and returns it.
+     *
+     * @param requestedName the bundle's name, or null/blank for the first file's name
+     * @param notes free text from the uploader (what ran, what they tried), or null; at most {@link #MAX_NOTES}
+     * @throws BundleRejectedException if the upload is unsafe, over a limit or malformed; nothing is kept
+     */
+    public BundleView create(String requestedName, String notes, List<Upload> uploads)
+            throws BundleRejectedException, IOException {
+        return create(requestedName, notes, uploads, CommitCheck.NONE);
+    }
+
+    /**
+     * What must hold, or be written, in the same transaction as a new bundle's rows: who uploaded it, and whether that
+     * keeps them within their quota. It runs after the rows are written and before they commit; an exception from it
+     * rolls the bundle back (rows and the blobs this upload brought in) and reaches the caller.
+     */
+    @FunctionalInterface
+    public interface CommitCheck {
+        CommitCheck NONE = (id, size) -> {};
+
+        void inCommit(long bundleId, long sizeBytes);
+    }
+
+    /** As {@link #create(String, String, List)}, running {@code check} inside the transaction that stores the bundle. */
+    public BundleView create(String requestedName, String notes, List<Upload> uploads, CommitCheck check)
+            throws BundleRejectedException, IOException {
+        if (uploads.isEmpty()) {
+            throw new BundleRejectedException(BundleRejectedException.Kind.EMPTY,
+                    "the request holds no files: send an archive, or files as multipart parts named `file`");
+        }
+        List<String> names = new ArrayList<>();
+        long total = 0;
+        for (Upload u : uploads) {
+            names.add(BundleUnpacker.validateName(u.name()));
+            total += Files.size(u.file());
+        }
+        String name = requestedName == null || requestedName.isBlank()
+                ? names.getFirst()
+                : BundleUnpacker.validateName(requestedName.strip());
+        Path staging = scratch.resolve("staging-" + UUID.randomUUID());
+        try (BundleUnpacker unpacker = new BundleUnpacker(limits(), staging)) {
+            boolean single = uploads.size() == 1;
+            for (int i = 0; i < uploads.size(); i++) {
+                unpacker.add(names.get(i), uploads.get(i).file(), single);
+            }
+            List<StagedFile> files = new ArrayList<>(unpacker.files());
+            if (files.isEmpty()) {
+                throw new BundleRejectedException(BundleRejectedException.Kind.EMPTY,
+                        "`" + names.getFirst() + "` holds no files");
+            }
+            List<Artifact> artifacts = new ArrayList<>(files.size());
+            Map<String, Integer> redacted = new java.util.TreeMap<>();
+            for (int i = 0; i < files.size(); i++) {
+                StagedFile f = files.get(i);
+                Artifact a = new Artifact();
+                a.path = f.path();
+                a.type = sniffer.sniff(f.path(), f.file());
+                f = redact(f, a.type, redacted);
+                files.set(i, f);
+                a.size = f.size();
+                a.sha256 = f.sha256();
+                a.parseStatus = ParseStatus.PENDING;
+                artifacts.add(a);
+            }
+            Bundle bundle = new Bundle();
+            bundle.name = name;
+            bundle.uploadedAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
+            bundle.size = total;
+            bundle.sha256 = BundleManifest.sha256(names, uploads.stream().map(Upload::sha256).toList());
+            bundle.status = BundleStatus.PROCESSING; // read and diagnosed in the background (ingest.BundleIngest)
+            bundle.notes = notes == null || notes.isBlank() ? null
+                    : config.redaction().enabled() ? SecretRedactor.redact(notes.strip(), redacted) : notes.strip();
+            bundle.redactions = redacted;
+            return commit(bundle, artifacts, files, check);
+        }
+    }
+
+    /**
+     * Replaces secrets in a staged text file before it is stored or indexed (the one place this happens);
+     * adds what was removed to {@code counts} and returns the file as it will be stored.
+     */
+    private StagedFile redact(StagedFile f, ArtifactType type, Map<String, Integer> counts) throws IOException {
+        if (!config.redaction().enabled() || type == ArtifactType.BINARY || type == ArtifactType.EVTX) {
+            return f;
+        }
+        Path out = f.file().resolveSibling(f.file().getFileName() + ".redacted");
+        SecretRedactor.Counts found = SecretRedactor.redactFile(f.file(), out);
+        if (found.byKind().isEmpty()) {
+            return f;
+        }
+        found.byKind().forEach((k, v) -> counts.merge(k, v, Integer::sum));
+        Files.move(out, f.file(), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        java.security.MessageDigest digest = BlobStore.sha256();
+        try (java.io.InputStream in = new java.security.DigestInputStream(Files.newInputStream(f.file()), digest)) {
+            in.transferTo(java.io.OutputStream.nullOutputStream());
+        }
+        return new StagedFile(f.path(), f.file(), Files.size(f.file()), java.util.HexFormat.of().formatHex(digest.digest()));
+    }
+
+    private BundleView commit(Bundle bundle, List<Artifact> artifacts, List<StagedFile> files, CommitCheck check)
+            throws IOException {
+        synchronized (storeLock) {
+            return guarded(() -> commitGuarded(bundle, artifacts, files, check));
+        }
+    }
+
+    private BundleView commitGuarded(Bundle bundle, List<Artifact> artifacts, List<StagedFile> files, CommitCheck check)
+            throws IOException {
+        {
+            List<String> added = new ArrayList<>();
+            try {
+                for (StagedFile f : files) {
+                    if (blobs.putFile(f.file(), f.sha256())) {
+                        added.add(f.sha256());
+                    }
+                }
+                return QuarkusTransaction.requiringNew().call(() -> {
+                    for (Artifact a : artifacts) {
+                        a.bundle = bundle;
+                        bundle.artifacts.add(a);
+                    }
+                    bundle.persist();
+                    bundle.artifacts.sort(Comparator.comparing(a -> a.path));
+                    check.inCommit(bundle.id, bundle.size);
+                    return BundleView.of(bundle);
+                });
+            } catch (IOException | RuntimeException e) {
+                // Blobs this upload brought in are unused by anyone else: no row can name them yet (lock held).
+                for (String sha : added) {
+                    blobs.delete(sha);
+                }
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Locks the bundle's row until the caller's transaction ends; false when there is no such bundle. A transaction
+     * that writes rows about a bundle (its facts, its diagnosis) locks it first, as {@link #delete} does: a delete then
+     * waits for those rows and removes them with the bundle, or the writer finds the bundle gone, and the two never
+     * deadlock. Needs an active transaction.
+     */
+    public boolean lockRow(long id) {
+        return Bundle.findById(id, LockModeType.PESSIMISTIC_WRITE) != null;
+    }
+
+    /** Returns the bundle with its artifacts, if it exists. */
+    public Optional<BundleView> find(long id) {
+        return QuarkusTransaction.requiringNew().call(
+                () -> Bundle.<Bundle>findByIdOptional(id).map(BundleView::of));
+    }
+
+    /** Returns one page of bundles, newest first. */
+    public Page<BundleSummary> list(int page, int size) {
+        int p = Math.max(0, page);
+        int s = Math.clamp(size, 1, MAX_PAGE_SIZE);
+        return QuarkusTransaction.requiringNew().call(() -> {
+            List<Bundle> bundles = Bundle.<Bundle>findAll(Sort.descending("uploadedAt", "id")).page(p, s).list();
+            Map<Long, Long> counts = new HashMap<>();
+            if (!bundles.isEmpty()) {
+                List<Long> ids = bundles.stream().map(b -> b.id).toList();
+                Bundle.getEntityManager()
+                        .createQuery("select a.bundle.id, count(a) from Artifact a where a.bundle.id in :ids group by a.bundle.id",
+                                Object[].class)
+                        .setParameter("ids", ids)
+                        .getResultList()
+                        .forEach(row -> counts.put((Long) row[0], (Long) row[1]));
+            }
+            List<BundleSummary> items = bundles.stream()
+                    .map(b -> new BundleSummary(b.id, b.name, b.uploadedAt, b.size, b.sha256, b.status,
+                            counts.getOrDefault(b.id, 0L)))
+                    .toList();
+            return new Page<>(items, p, s, Bundle.count());
+        });
+    }
+
+    /** Which of these bundles are pinned (kept by retention whatever their age). */
+    public Set<Long> pinned(List<Long> ids) {
+        if (ids.isEmpty()) {
+            return Set.of();
+        }
+        return QuarkusTransaction.requiringNew().call(() -> Set.copyOf(Bundle.getEntityManager()
+                .createQuery("select b.id from Bundle b where b.id in :ids and b.pinned = true", Long.class)
+                .setParameter("ids", ids).getResultList()));
+    }
+
+    /** Returns what is needed to serve one artifact's bytes, if the bundle holds that artifact. */
+    public Optional<ArtifactContent> artifact(long bundleId, long artifactId) {
+        return QuarkusTransaction.requiringNew().call(() -> Artifact.<Artifact>findByIdOptional(artifactId)
+                .filter(a -> a.bundle.id == bundleId)
+                .map(a -> new ArtifactContent(a.path, a.type.name(), a.size, a.sha256)));
+    }
+
+    /** Deletes a bundle and every blob no other bundle uses; returns false if there was no such bundle. */
+    public boolean delete(long id) throws IOException {
+        synchronized (storeLock) {
+            return guarded(() -> deleteGuarded(id));
+        }
+    }
+
+    private boolean deleteGuarded(long id) throws IOException {
+        {
+            Set<String> hashes = QuarkusTransaction.requiringNew().call(() -> {
+                Bundle b = Bundle.findById(id, LockModeType.PESSIMISTIC_WRITE); // see lockRow
+                if (b == null) {
+                    return null;
+                }
+                Set<String> shas = new HashSet<>();
+                b.artifacts.forEach(a -> shas.add(a.sha256));
+                b.delete();
+                CrashChange.record(id, CrashChange.DELETE); // every server's past-crash index forgets it
+                return shas;
+            });
+            if (hashes == null) {
+                return false;
+            }
+            if (!hashes.isEmpty()) {
+                Set<String> stillUsed = QuarkusTransaction.requiringNew().call(() -> new HashSet<>(Artifact.getEntityManager()
+                        .createQuery("select distinct a.sha256 from Artifact a where a.sha256 in :shas", String.class)
+                        .setParameter("shas", hashes)
+                        .getResultList()));
+                for (String sha : hashes) {
+                    if (!stillUsed.contains(sha)) {
+                        blobs.delete(sha);
+                    }
+                }
+            }
+            return true;
+        }
+    }
+
+    /** What runs under the blob guard. */
+    @FunctionalInterface
+    private interface Guarded<T> {
+        T run() throws IOException;
+    }
+
+    /** How long the blob guard may be held (one upload's blobs being stored). */
+    private static final int GUARD_TIMEOUT_SECONDS = 6 * 3600;
+
+    /**
+     * Runs {@code body} holding the {@code blob_guard} row lock (V31), so that servers sharing one database and blob
+     * store never decide "this blob is unused" while another is storing a bundle that names it. The lock is held by a
+     * transaction of its own; {@code body} runs its own transactions, and its outcome is what counts (the guard's
+     * commit only releases the lock).
+     */
+    private <T> T guarded(Guarded<T> body) throws IOException {
+        java.util.concurrent.atomic.AtomicReference<T> result = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean ran = new java.util.concurrent.atomic.AtomicBoolean();
+        try {
+            QuarkusTransaction.requiringNew().timeout(GUARD_TIMEOUT_SECONDS).run(() -> {
+                Bundle.getEntityManager().createNativeQuery("select id from blob_guard where id = 1 for update").getResultList();
+                ran.set(true);
+                try {
+                    result.set(body.run());
+                } catch (IOException | RuntimeException | Error e) {
+                    failure.set(e);
+                }
+            });
+        } catch (RuntimeException e) {
+            if (!ran.get()) {
+                throw e; // the lock was never taken: nothing happened
+            }
+            LOG.debugf("releasing the blob guard: %s", e.getMessage());
+        }
+        Throwable f = failure.get();
+        if (f instanceof IOException io) {
+            throw io;
+        } else if (f instanceof RuntimeException re) {
+            throw re;
+        } else if (f instanceof Error err) {
+            throw err;
+        }
+        return result.get();
+    }
+
+    private void removeStaleStaging() throws IOException {
+        // Left by a process that died mid-upload; nothing in them was ever published.
+        try (Stream<Path> stale = Files.list(scratch)) {
+            for (Path p : stale.filter(p -> {
+                String n = p.getFileName().toString();
+                return n.startsWith("staging-") || n.startsWith("receive-");
+            }).toList()) {
+                deleteTree(p);
+            }
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    LOG.warnf("could not remove stale scratch file %s: %s", p, e.getMessage());
+                }
+            });
+        } catch (IOException e) {
+            LOG.warnf("could not remove stale scratch folder %s: %s", root, e.getMessage());
+        }
+    }
+}

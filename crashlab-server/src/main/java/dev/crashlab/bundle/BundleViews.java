@@ -1,0 +1,82 @@
+package dev.crashlab.bundle;
+
+import dev.crashlab.reader.ParseStatus;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** The JSON shapes of bundles and artifacts that the API returns (stable: the UI and scripts read them). */
+public final class BundleViews {
+
+    private BundleViews() {}
+
+    /** A bundle with its artifacts. */
+    public record BundleView(
+            long id,
+            String name,
+            Instant uploadedAt,
+            long size,
+            String sha256,
+            BundleStatus status,
+            String notes,
+            List<ArtifactView> artifacts,
+            Progress progress,
+            List<String> budgetNotes,
+            String readError,
+            Map<String, Integer> redactions,
+            boolean pinned) {
+
+        static BundleView of(Bundle b) {
+            return new BundleView(b.id, b.name, b.uploadedAt, b.size, b.sha256, b.status, b.notes,
+                    b.artifacts.stream().map(ArtifactView::of).toList(),
+                    new Progress(b.artifactsRead, b.artifacts.size(), b.readerVersion), BundleViews.budgetNotesOf(b.budgetHitsJson),
+                    b.readError, new TreeMap<>(b.redactions), b.pinned);
+        }
+    }
+
+    /**
+     * How far reading a bundle has got.
+     *
+     * @param artifactsRead artifacts read so far by the reading in progress (all of them once it is done)
+     * @param artifacts the bundle's artifacts
+     * @param readerVersion the reader version whose results are stored; null before the first reading is stored
+     */
+    public record Progress(int artifactsRead, int artifacts, Integer readerVersion) {}
+
+    // the messages of facts.BudgetHit, as the bundle page shows them
+    private static List<String> budgetNotesOf(String json) {
+        if (json == null) {
+            return List.of();
+        }
+        try {
+            List<String> out = new java.util.ArrayList<>();
+            MAPPER.readTree(json).forEach(n -> out.add(n.path("message").asText()));
+            return out;
+        } catch (java.io.IOException e) {
+            return List.of();
+        }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /** One file of a bundle. */
+    public record ArtifactView(
+            long id, String path, String type, String typeLabel, long size, String sha256, ParseStatus parseStatus) {
+
+        static ArtifactView of(Artifact a) {
+            return new ArtifactView(a.id, a.path, a.type.name(), a.type.label(), a.size, a.sha256, a.parseStatus);
+        }
+    }
+
+    /** A bundle as the list shows it: no artifacts, just their count. */
+    public record BundleSummary(
+            long id, String name, Instant uploadedAt, long size, String sha256, BundleStatus status, long artifactCount) {}
+
+    /** One page of a newest-first list. */
+    public record Page<T>(List<T> items, int page, int size, long total) {}
+
+    /** What the content endpoint needs to serve an artifact's bytes. */
+    public record ArtifactContent(String path, String type, long size, String sha256) {}
+}

@@ -1,0 +1,232 @@
+package dev.crashlab.crashes.service;
+
+import dev.crashlab.crashes.CrashFacets;
+import dev.crashlab.crashes.CrashIndex;
+import dev.crashlab.crashes.CrashQuery;
+import dev.crashlab.crashes.CrashSignature;
+import dev.crashlab.diagnose.service.ResolutionService;
+import dev.crashlab.domain.DomainException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Groups of crashes (bundles whose specific signature terms are the same, {@link CrashSignature#groupKey()}), what
+ * sets a group apart from all bundles (Socorro's correlations), crashes per day by cause, and confirming a cause for a
+ * whole group. All of it is counted from the past-crash index's doc values.
+ */
+@ApplicationScoped
+public class CrashGroupService {
+
+    /** Days a sparkline covers, ending today (UTC). */
+    public static final int SPARK_DAYS = 30;
+    /** The most groups listed. */
+    static final int MAX_GROUPS = 200;
+
+    @Inject
+    CrashSearchService crashes;
+
+    @Inject
+    ResolutionService resolutions;
+
+    /**
+     * A group as the Groups page lists it.
+     *
+     * @param label what its crashes share (codes, libraries, events)
+     * @param cause its most frequent likely or confirmed cause (id and title), or null
+     * @param daily crashes per day over the last {@link #SPARK_DAYS} days, oldest first
+     */
+    public record Group(String key, String label, long count, Instant firstSeen, Instant lastSeen, String causeId,
+                        String causeTitle, long confirmed, List<Integer> daily) {}
+
+    /**
+     * One setting's value: its share inside the group and among all bundles.
+     *
+     * @param dimension driver, cuda, gpu, framework or os
+     */
+    public record Correlation(String dimension, String value, long inGroup, double groupShare, long overall, double overallShare,
+                              String filter) {}
+
+    /** A group's page: the group, its newest bundles and its correlations, largest differences first. */
+    public record GroupPage(Group group, List<CrashSearchService.SearchHit> bundles, List<Correlation> correlations, long allBundles) {}
+
+    /** Crashes per day by cause. */
+    public record Trends(List<String> days, List<Series> series, long total) {}
+
+    /** One cause's crashes per day (index-aligned with {@link Trends#days()}); id null for "no likely cause". */
+    public record Series(String causeId, String title, List<Integer> counts, long total) {}
+
+    private static final class Acc {
+        final String key;
+        long count;
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        long confirmed;
+        long sample = -1;
+        final Map<String, Integer> causes = new HashMap<>();
+        final int[] daily = new int[SPARK_DAYS];
+
+        Acc(String key) {
+            this.key = key;
+        }
+    }
+
+    /** The groups with at least {@code minCount} crashes, largest first, then most recent. */
+    public List<Group> groups(int minCount) {
+        Map<String, Acc> accs = accumulate(null);
+        return accs.values().stream().filter(a -> a.count >= minCount)
+                .sorted(Comparator.comparingLong((Acc a) -> a.count).reversed().thenComparing(a -> -a.last))
+                .limit(MAX_GROUPS).map(this::group).toList();
+    }
+
+    /** A group's page; empty-handed (404) for a key no bundle has. */
+    public GroupPage group(String key, int limit) {
+        if (key == null || !key.matches("[0-9a-f]{12}")) {
+            throw DomainException.notFound("no crash group '" + key + "' (a group is 12 hexadecimal digits)");
+        }
+        CrashQuery.Parsed q = CrashQuery.parse("group:" + key);
+        Acc acc = accumulate(q).get(key);
+        if (acc == null) {
+            throw DomainException.notFound("no crash group '" + key + "': its crashes were deleted or changed");
+        }
+        CrashIndex index = crashes.indexForGroups();
+        Map<String, Long> inGroup = index.counts(q);
+        Map<String, Long> all = index.counts(null);
+        long total = all.entrySet().stream().filter(e -> e.getKey().startsWith("confirmed\0")).mapToLong(Map.Entry::getValue).sum();
+        List<Correlation> correlations = new ArrayList<>();
+        for (String dim : CrashFacets.SETTINGS) {
+            String prefix = dim + "\0";
+            all.forEach((k, n) -> {
+                if (k.startsWith(prefix)) {
+                    long g = inGroup.getOrDefault(k, 0L);
+                    String value = k.substring(prefix.length());
+                    correlations.add(new Correlation(dim, value, g, (double) g / acc.count, n, total == 0 ? 0 : (double) n / total,
+                            CrashFacets.filter(dim, value)));
+                }
+            });
+        }
+        correlations.sort(Comparator.comparingDouble((Correlation c) -> -Math.abs(c.groupShare() - c.overallShare()))
+                .thenComparing(Correlation::dimension).thenComparing(Correlation::value));
+        CrashSearchService.SearchPage page = crashes.search("group:" + key, 0, limit);
+        return new GroupPage(group(acc), page.hits(), correlations.subList(0, Math.min(20, correlations.size())), total);
+    }
+
+    /** Confirms {@code articleId} as the cause of every bundle of the group; how many were confirmed. */
+    public int confirm(String key, String articleId, String note) {
+        group(key, 1); // 404 for an unknown group
+        List<Long> ids = new ArrayList<>();
+        crashes.indexForGroups().scan(CrashQuery.parse("group:" + key), (id, at, facets) -> ids.add(id));
+        int n = 0;
+        for (long id : ids) {
+            if (resolutions.confirm(id, articleId, note).isPresent()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Crashes per day by cause over the last {@code days} days (UTC), of the bundles {@code q} matches (all if blank). */
+    public Trends trends(String q, int days) {
+        return trends(q, null, days);
+    }
+
+    /** {@link #trends(String, int)} for a caller ({@code uploader:me}: the bundles {@code caller} uploaded). */
+    public Trends trends(String q, String caller, int days) {
+        CrashQuery.Parsed parsed = q == null || q.isBlank() ? null : crashes.parse(q, caller);
+        LocalDate today = LocalDate.now(ZoneOffset.UTC);
+        LocalDate from = today.minusDays(days - 1L);
+        long start = from.atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
+        Map<String, int[]> byCause = new TreeMap<>();
+        long[] total = {0};
+        crashes.indexForGroups().scan(parsed, (id, at, facets) -> {
+            if (at < start) {
+                return;
+            }
+            int day = (int) ((at - start) / 86_400_000L);
+            if (day >= days) {
+                return;
+            }
+            String cause = facets.stream().filter(f -> f.startsWith("cause\0")).map(f -> f.substring(6)).findFirst().orElse("");
+            byCause.computeIfAbsent(cause, c -> new int[days])[day]++;
+            total[0]++;
+        });
+        List<String> labels = new ArrayList<>();
+        for (int d = 0; d < days; d++) {
+            labels.add(from.plusDays(d).toString());
+        }
+        List<Series> series = new ArrayList<>();
+        byCause.forEach((cause, counts) -> {
+            List<Integer> list = new ArrayList<>();
+            long sum = 0;
+            for (int c : counts) {
+                list.add(c);
+                sum += c;
+            }
+            series.add(new Series(cause.isEmpty() ? null : cause, cause.isEmpty() ? "No likely cause" : crashes.causeTitle(cause),
+                    list, sum));
+        });
+        series.sort(Comparator.comparingLong(Series::total).reversed());
+        return new Trends(labels, series, total[0]);
+    }
+
+    private Map<String, Acc> accumulate(CrashQuery.Parsed q) {
+        long start = LocalDate.now(ZoneOffset.UTC).minusDays(SPARK_DAYS - 1L).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
+        Map<String, Acc> accs = new LinkedHashMap<>();
+        crashes.indexForGroups().scan(q, (id, at, facets) -> {
+            String key = null;
+            String cause = null;
+            boolean confirmed = false;
+            for (String f : facets) {
+                if (f.startsWith(CrashFacets.GROUP + "\0")) {
+                    key = f.substring(CrashFacets.GROUP.length() + 1);
+                } else if (f.startsWith("cause\0")) {
+                    cause = f.substring(6);
+                } else if (f.equals("confirmed\0yes")) {
+                    confirmed = true;
+                }
+            }
+            if (key == null) {
+                return;
+            }
+            Acc a = accs.computeIfAbsent(key, Acc::new);
+            a.count++;
+            a.first = Math.min(a.first, at);
+            if (at > a.last) {
+                a.last = at;
+                a.sample = id;
+            }
+            if (confirmed) {
+                a.confirmed++;
+            }
+            if (cause != null) {
+                a.causes.merge(cause, confirmed ? 1_000_000 : 1, Integer::sum); // a confirmed cause outweighs likely ones
+            }
+            int day = (int) ((at - start) / 86_400_000L);
+            if (at >= start && day < SPARK_DAYS) {
+                a.daily[day]++;
+            }
+        });
+        return accs;
+    }
+
+    private Group group(Acc a) {
+        CrashSignature s = a.sample < 0 ? null : crashes.indexForGroups().signature(a.sample);
+        String cause = a.causes.entrySet().stream().max(Map.Entry.<String, Integer>comparingByValue().thenComparing(Map.Entry.comparingByKey(
+                Comparator.reverseOrder()))).map(Map.Entry::getKey).orElse(null);
+        List<Integer> daily = new ArrayList<>();
+        for (int d : a.daily) {
+            daily.add(d);
+        }
+        return new Group(a.key, s == null ? a.key : s.groupLabel(), a.count, Instant.ofEpochMilli(a.first), Instant.ofEpochMilli(a.last),
+                cause, cause == null ? null : crashes.causeTitle(cause), a.confirmed, daily);
+    }
+}

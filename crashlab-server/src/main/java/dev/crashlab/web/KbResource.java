@@ -1,0 +1,135 @@
+package dev.crashlab.web;
+
+import dev.crashlab.account.Roles;
+import jakarta.annotation.security.RolesAllowed;
+import dev.crashlab.kb.FieldCondition;
+import dev.crashlab.kb.KbArticle;
+import dev.crashlab.kb.Matcher;
+import dev.crashlab.kb.service.KnowledgeService;
+import dev.crashlab.search.KbHit;
+import dev.crashlab.web.problem.ProblemException;
+import io.smallrye.common.annotation.Blocking;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
+
+/**
+ * Serves the knowledge base: the article list, one article (front matter as JSON and the Markdown body;
+ * rendering Markdown is the UI's job, no Markdown renderer resolves here), and full-text search.
+ */
+@Path("/kb")
+@Produces(MediaType.APPLICATION_JSON)
+@Blocking
+public class KbResource {
+
+    @Inject
+    KnowledgeService knowledge;
+
+    @Inject
+    dev.crashlab.diagnose.service.ResolutionService resolutions;
+
+    @GET
+    @Path("/{id}/confirmed")
+    @RolesAllowed(Roles.VIEWER)
+    @Operation(summary = "The bundles confirmed as this cause, most recent first: {\"articleId\",\"total\",\"bundles\":[{\"bundleId\",\"name\","
+            + "\"uploadedAt\",\"note\",\"confirmedAt\"}]}")
+    public dev.crashlab.diagnose.service.ResolutionService.ConfirmedBundles confirmed(@RestPath String id,
+                                                                          @RestQuery("limit") @DefaultValue("20") String limitText) {
+        int limit = Paging.number("limit", limitText, 1, 100);
+        return resolutions.confirmedAs(id, limit).orElseThrow(() -> ProblemException.notFound("no KB article '" + id + "'"));
+    }
+
+    /** One article in the list. */
+    public record ArticleSummary(String id, String title, String category, List<String> platforms, double prior) {
+        static ArticleSummary of(KbArticle a) {
+            return new ArticleSummary(a.id(), a.title(), a.category(), a.platforms(), a.prior());
+        }
+    }
+
+    /** The list, with the fingerprint diagnoses are stored under. */
+    public record ArticleList(List<ArticleSummary> articles, String fingerprint) {}
+
+    /** Search hits for a query. */
+    public record SearchResult(String query, List<KbHit> hits) {}
+
+    @GET
+    @RolesAllowed(Roles.VIEWER)
+    @Operation(summary = "List the KB's articles: {\"articles\":[{\"id\",\"title\",\"category\",\"platforms\",\"prior\"}],\"fingerprint\"}")
+    public ArticleList list() {
+        var kb = knowledge.current().source().kb();
+        return new ArticleList(kb.articles().stream().map(ArticleSummary::of).toList(), kb.fingerprint());
+    }
+
+    @GET
+    @Path("/search")
+    @RolesAllowed(Roles.VIEWER)
+    @Operation(summary = "Search the KB (typo-tolerant): {\"query\",\"hits\":[{\"id\",\"title\",\"category\",\"score\",\"snippets\"}]}; snippets are HTML with <mark> around matches")
+    public SearchResult search(@RestQuery String q, @RestQuery("limit") @DefaultValue("10") String limitText) {
+        if (q == null || q.isBlank()) {
+            throw new ProblemException(400, "missing-query", "Missing query", "pass the words to search for as ?q=");
+        }
+        int limit = Paging.number("limit", limitText, 1, 50);
+        String query = q.length() > 500 ? q.substring(0, 500) : q;
+        return new SearchResult(query, knowledge.current().index().search(query, limit));
+    }
+
+    @GET
+    @Path("/{id}")
+    @RolesAllowed(Roles.VIEWER)
+    @Operation(summary = "One article: its front matter as JSON, the Markdown body (\"bodyMarkdown\"); \"bodyHtml\" is null (the UI renders Markdown)")
+    public Map<String, Object> article(@RestPath String id) {
+        KbArticle a = knowledge.current().source().kb().article(id)
+                .orElseThrow(() -> ProblemException.notFound("no KB article '" + id + "'"));
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("id", a.id());
+        out.put("title", a.title());
+        out.put("category", a.category());
+        out.put("platforms", a.platforms());
+        out.put("prior", a.prior());
+        out.put("matchers", a.matchers().stream().map(KbResource::matcher).toList());
+        out.put("against", a.against().stream().map(KbResource::matcher).toList());
+        out.put("remedies", a.remedies());
+        out.put("confirm", a.confirm());
+        out.put("references", a.references());
+        out.put("bodyMarkdown", a.body());
+        out.put("bodyHtml", null);
+        return out;
+    }
+
+    private static Map<String, Object> matcher(Matcher m) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("id", m.id());
+        switch (m.source()) {
+            case FACT -> {
+                out.put("fact", m.factKind());
+                Map<String, String> where = new LinkedHashMap<>();
+                for (FieldCondition c : m.where()) {
+                    where.put(c.field(), c.condition().written());
+                }
+                out.put("where", where);
+            }
+            case TEXT -> out.put("text", m.text().source());
+            case COMPAT -> {
+                out.put("compat", m.compat());
+                out.put("outcome", m.outcome());
+            }
+            case ALL -> out.put("all", m.all().stream().map(KbResource::matcher).toList());
+        }
+        if (m.absent()) {
+            out.put("absent", true);
+        }
+        out.put("weight", m.weight());
+        out.put("specific", m.specific());
+        out.put("says", m.says());
+        return out;
+    }
+}

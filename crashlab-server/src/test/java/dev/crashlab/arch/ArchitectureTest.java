@@ -1,0 +1,114 @@
+package dev.crashlab.arch;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.lang.EvaluationResult;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shape DESIGN.md asks for, checked on the compiled classes of the server's class path (core, conv, repro and
+ * server): capabilities (top-level packages under {@code dev.crashlab}, each with its sub-packages; a capability's
+ * Quarkus layer, {@code <capability>.service}, is a capability of its own) depend on each other one way only; the
+ * plain-Java modules never reach the server's packages; the convolution engine imports nothing else from CrashLab;
+ * and only {@code web/} knows HTTP. A new cycle or a service that throws or imports web types fails here.
+ */
+class ArchitectureTest {
+
+    static JavaClasses main;
+
+    @BeforeAll
+    static void importMain() {
+        main = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.crashlab");
+    }
+
+    /** The server module's own packages (Quarkus); everything else under dev.crashlab is plain Java. */
+    static final String[] SERVER_PACKAGES = {"dev.crashlab.account..", "dev.crashlab.bundle..", "dev.crashlab.config..",
+        "dev.crashlab.ingest..", "dev.crashlab.retention..", "dev.crashlab.web..", "dev.crashlab.repro.jobs..",
+        "dev.crashlab.crashes.service..", "dev.crashlab.diagnose.service..", "dev.crashlab.kb.service..",
+        "dev.crashlab.reader.service.."};
+
+    /** A class's capability: its top-level package, or {@code <top>.service} for a capability's Quarkus layer. */
+    static final SliceAssignment CAPABILITIES = new SliceAssignment() {
+        @Override
+        public SliceIdentifier getIdentifierOf(JavaClass c) {
+            String pkg = c.getPackageName();
+            if (!pkg.startsWith("dev.crashlab.") || pkg.startsWith("dev.crashlab.arch")) {
+                return SliceIdentifier.ignore();
+            }
+            String[] parts = pkg.substring("dev.crashlab.".length()).split("\\.");
+            boolean service = parts.length > 1 && (parts[1].equals("service") || parts[1].equals("jobs"));
+            return SliceIdentifier.of(service ? parts[0] + "." + parts[1] : parts[0]);
+        }
+
+        @Override
+        public String getDescription() {
+            return "capabilities of dev.crashlab";
+        }
+    };
+
+    /** Capabilities form no cycle: reactions up the chain go through CDI events or interfaces owned below. */
+    static final ArchRule NO_CAPABILITY_CYCLES = slices().assignedFrom(CAPABILITIES).should().beFreeOfCycles();
+
+    static final ArchRule PLAIN_JAVA_STAYS_BELOW = noClasses().that().resideInAPackage("dev.crashlab..")
+            .and().resideOutsideOfPackages(SERVER_PACKAGES)
+            .should().dependOnClassesThat().resideInAnyPackage(SERVER_PACKAGES)
+            .because("core, conv and repro are plain Java that the CLI and the child process load without a server");
+
+    static final ArchRule CONV_STANDS_ALONE = noClasses().that().resideInAPackage("dev.crashlab.conv..")
+            .should().dependOnClassesThat(com.tngtech.archunit.base.DescribedPredicate.describe("CrashLab outside conv",
+                    (JavaClass c) -> c.getPackageName().startsWith("dev.crashlab.") && !c.getPackageName().startsWith("dev.crashlab.conv")))
+            .because("the convolution engine builds and tests on its own");
+
+    static final ArchRule WEB_STAYS_IN_WEB = noClasses().that().resideOutsideOfPackage("dev.crashlab.web..")
+            .should().dependOnClassesThat().resideInAPackage("dev.crashlab.web..")
+            .because("services throw domain exceptions; only web/ maps them to HTTP");
+
+    static final ArchRule HTTP_STAYS_IN_WEB = noClasses().that().resideOutsideOfPackage("dev.crashlab.web..")
+            .should().dependOnClassesThat().resideInAnyPackage("jakarta.ws.rs..", "org.jboss.resteasy..")
+            .because("JAX-RS types are the web layer's business");
+
+    @Test
+    void capabilitiesHaveNoCycles() {
+        NO_CAPABILITY_CYCLES.check(main);
+    }
+
+    @Test
+    void plainJavaModulesNeverReachTheServer() {
+        PLAIN_JAVA_STAYS_BELOW.check(main);
+    }
+
+    @Test
+    void theConvolutionEngineImportsNoOtherCrashLabCode() {
+        CONV_STANDS_ALONE.check(main);
+    }
+
+    @Test
+    void onlyWebImportsWeb() {
+        WEB_STAYS_IN_WEB.check(main);
+    }
+
+    @Test
+    void onlyWebKnowsJaxRs() {
+        HTTP_STAYS_IN_WEB.check(main);
+    }
+
+    @Test
+    void theCycleRuleSeesACycle() {
+        // guards the rule itself: two test packages that import each other must be reported
+        JavaClasses fixture = new ClassFileImporter().importPackages("dev.crashlab.arch.cycle");
+        EvaluationResult result = slices().matching("dev.crashlab.arch.cycle.(*)..").should().beFreeOfCycles()
+                .evaluate(fixture);
+        assertThat(result.hasViolation()).isTrue();
+    }
+}
