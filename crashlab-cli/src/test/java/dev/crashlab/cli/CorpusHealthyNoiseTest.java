@@ -61,6 +61,7 @@ class CorpusHealthyNoiseTest {
         assertThat(linuxNoise.facts()).as("the real Application logs give facts").hasSizeGreaterThan(100);
         assertThat(windowsNoise.facts()).as("the real event logs give facts").hasSizeGreaterThan(100);
         List<String> lost = new ArrayList<>();
+        List<String> changed = new ArrayList<>();
         int right = 0;
         int windows = 0;
         for (Path c : cases) {
@@ -68,8 +69,11 @@ class CorpusHealthyNoiseTest {
             String label = meta.path("labels").path(0).asText();
             DiagnosisInput alone = OfflineBundle.read(List.of(c), p -> p.equals("meta.json"));
             String before = top(engine, alone, label, source);
+            // the healthy files a user on the case's platform would add: meta.json's platform (the label side, never
+            // diagnosis input) where the bundle's own files do not state one
             boolean onWindows = alone.facts().stream()
-                    .anyMatch(f -> f instanceof Platform p && "windows".equalsIgnoreCase(p.osFamily()));
+                    .anyMatch(f -> f instanceof Platform p && "windows".equalsIgnoreCase(p.osFamily()))
+                    || "windows".equals(meta.path("platform").asText());
             DiagnosisInput noise = onWindows ? windowsNoise : linuxNoise;
             windows += onWindows ? 1 : 0;
             List<dev.crashlab.fact.Fact> facts = new ArrayList<>(alone.facts());
@@ -79,6 +83,9 @@ class CorpusHealthyNoiseTest {
             DiagnosisInput noisy = new DiagnosisInput(facts, lines);
             assertThat(noisy.facts().size()).as(c + ": the added files give facts").isGreaterThan(alone.facts().size());
             String after = top(engine, noisy, label, source);
+            if (!before.equals(after)) {
+                changed.add(c.getFileName() + " (" + before + " -> " + after + ")");
+            }
             if (before.equals(label)) {
                 right++;
                 if (!after.equals(label)) {
@@ -87,7 +94,7 @@ class CorpusHealthyNoiseTest {
             }
         }
         System.out.println("healthy noise: " + cases.size() + " cases (" + (cases.size() - corpusCases) + " fresh), " + right
-                + " right top-1 answers, " + windows + " Windows cases; lost: " + lost);
+                + " right top-1 answers, " + windows + " Windows cases; lost: " + lost + "; first answers changed: " + changed);
         assertThat(windows).as("some cases are Windows cases").isPositive();
         assertThat(right).as("cases ranked right without the noise").isGreaterThan(cases.size() / 2);
         assertThat(lost).as("cases whose right top-1 answer the healthy files took away").isEmpty();
