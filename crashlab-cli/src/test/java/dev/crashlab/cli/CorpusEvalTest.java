@@ -22,6 +22,7 @@ class CorpusEvalTest {
 
     static final Path CORPUS = Path.of("../shared/corpus/crash-bundles");
     static final Path FRESH = Path.of("../shared/corpus-fresh/crash-bundles");
+    static final Pattern RELIABILITY = Pattern.compile("^  \\S+ +(\\d+) +top1 +(\\d+) ");
     static final Pattern SUMMARY = Pattern.compile("without very-hard: top1 (\\d+)/(\\d+) \\(\\d+%\\) top3 (\\d+)/(\\d+)");
 
     @Test
@@ -41,6 +42,13 @@ class CorpusEvalTest {
         assertThat(n + r.out().lines().filter(l -> l.matches("c\\d+ +very-hard .*")).count())
                 .as("every case of both folders is scored").isEqualTo(cases(CORPUS) + cases(FRESH));
         assertThat(r.out()).contains("reliability (all ");
+        // issue 29: a `diagnosed` answer is right first at least 95% of the time
+        Matcher diagnosed = RELIABILITY.matcher(r.out().lines().filter(l -> l.startsWith("  diagnosed ")).findFirst().orElseThrow());
+        assertThat(diagnosed.find()).isTrue();
+        int answers = Integer.parseInt(diagnosed.group(1));
+        assertThat(answers).as("some answers are diagnosed").isPositive();
+        assertThat(Integer.parseInt(diagnosed.group(2)) * 100.0 / answers).as("diagnosed answers right first")
+                .isGreaterThanOrEqualTo(95);
         int top1 = Integer.parseInt(ours.group(1));
         int top3 = Integer.parseInt(ours.group(3));
         assertThat(n).isPositive();
