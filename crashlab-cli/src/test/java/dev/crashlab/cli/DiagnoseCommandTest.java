@@ -58,7 +58,8 @@ class DiagnoseCommandTest {
     void kbCheckPrintsFileAndLineAndFails() {
         CrashLabCliTest.Run bad = CrashLabCliTest.run("kb", "check", "crashlab-core/src/test/resources/kb-test/broken");
         assertThat(bad.status()).isEqualTo(1);
-        assertThat(bad.out()).contains("wrong-name.md:7: unknown fact kind 'NoSuchFact'");
+        assertThat(bad.out()).contains("wrong-name.md:7: unknown fact kind 'NoSuchFact'",
+                "no-source.md:6: matcher 'insufficient' is a discriminating rule (specific: true) but names no public source");
         CrashLabCliTest.Run good = CrashLabCliTest.run("kb", "check", KB);
         assertThat(good.status()).as(good.out()).isZero();
         assertThat(good.out()).contains("3 article(s) valid, 0 problem(s)");
