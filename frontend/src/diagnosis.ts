@@ -52,6 +52,8 @@ export interface Diagnosis {
   notes: string[];
   kbFingerprint: string;
   verdict?: Verdict;
+  /** For a weak verdict, the two or three causes the bundle cannot tell apart, best first. */
+  equals?: string[];
   otherEvents?: SourceRef[];
   otherEventCount?: number;
 }

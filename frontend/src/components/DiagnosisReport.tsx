@@ -79,8 +79,11 @@ export function DiagnosisReport({
         {verdict === 'no-evidence' && <NotEnoughEvidence artifacts={artifacts} />}
         {verdict === 'weak' && (
           <p className="verdict verdict-weak" data-testid="verdict" data-verdict="weak">
-            <strong>Weak evidence.</strong> Nothing in this bundle points at one cause specifically; the list below is
-            ranked on circumstances and is a guess. Add the files named under “To be sure”.
+            <strong>Weak evidence.</strong>{' '}
+            {d.equals && d.equals.length > 1
+              ? <>This bundle cannot yet tell these causes apart: <span data-testid="verdict-equals">{d.equals.join(', ')}</span>.</>
+              : <>Nothing in this bundle points at one cause specifically; the list below is ranked on circumstances and is a guess.</>}{' '}
+            Add the files named under “To be sure”.
           </p>
         )}
         {guesses && d.hypotheses.length > 0 && (

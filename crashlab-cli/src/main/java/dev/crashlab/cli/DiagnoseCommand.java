@@ -81,8 +81,10 @@ final class DiagnoseCommand implements Callable<Integer> {
 
     private void print(Diagnosis d, PrintWriter out) {
         out.println("verdict: " + d.verdict().written() + switch (d.verdict()) {
-            case DIAGNOSED -> " (the top cause has evidence that points at it)";
-            case WEAK -> " (no cause has evidence that points at it; the ranking below is a guess)";
+            case DIAGNOSED -> " (the top cause has decisive evidence and no close rival)";
+            case WEAK -> d.equals().size() > 1
+                    ? " (the bundle cannot tell these apart yet: " + String.join(", ", d.equals()) + ")"
+                    : " (no cause has decisive evidence; the ranking below is a guess)";
             case NO_EVIDENCE -> " (nothing in the bundle is evidence for any cause; the ranking below is a guess)";
         });
         int n = 0;

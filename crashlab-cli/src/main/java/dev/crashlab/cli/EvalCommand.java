@@ -2,6 +2,8 @@ package dev.crashlab.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.crashlab.unpack.BundleRejectedException;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.crashlab.diagnose.Diagnosis;
 import dev.crashlab.diagnose.DiagnosisEngine;
 import dev.crashlab.diagnose.DiagnosisInput;
@@ -12,15 +14,19 @@ import dev.crashlab.fact.Facts;
 import dev.crashlab.crashes.ConfirmedCrashes;
 import dev.crashlab.crashes.CrashSignature;
 import dev.crashlab.crashes.CrashIndex;
+import dev.crashlab.kb.KnowledgeBase;
 import dev.crashlab.search.Bm25Baseline;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
@@ -30,18 +36,23 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * Measures the diagnosis on labelled bundles: every sub-folder of DIR is a case whose {@code meta.json}
+ * Measures the diagnosis on labelled bundles: every sub-folder of each DIR is a case whose {@code meta.json}
  * (never read as input) names the causes, primary first.
  */
 @Command(name = "eval",
-        description = {"Diagnose every case folder in DIR and compare with its meta.json labels (primary first).",
-                       "Prints one line per case, then top1 A/N top3 B/N overall and for cases that are not very-hard.",
+        description = {"Diagnose every case folder in each DIR and compare with its meta.json labels (primary first).",
+                       "Prints one line per case, then top1 A/N top3 B/N overall and for cases that are not very-hard,",
+                       "the same for the cases from --new-from on, and a reliability table: for each verdict",
+                       "(diagnosed, weak, no-evidence) how many answers and how often the first cause is right.",
                        "A hit is the primary label ranked first (top1) or among the first three (top3);",
-                       "an article that specializes the label (specializes: in its front matter) counts as the label."})
+                       "an article that specializes the label (specializes: in its front matter) counts as the label,",
+                       "and the label's general cause counts for a label that is a special case."})
 final class EvalCommand implements Callable<Integer> {
 
-    @Parameters(paramLabel = "DIR", description = "a folder of case folders, each with a meta.json")
-    Path dir;
+    private static final Pattern CASE_NUMBER = Pattern.compile("c(\\d+)");
+
+    @Parameters(paramLabel = "DIR", arity = "1..*", description = "folders of case folders, each case with a meta.json")
+    List<Path> dirs;
 
     @Option(names = "--baseline", paramLabel = "NAME", description = "also rank with a baseline and print it beside: bm25")
     String baseline;
@@ -50,41 +61,75 @@ final class EvalCommand implements Callable<Integer> {
             "(its primary label as the confirmed cause; leave-one-out) and print that beside"})
     boolean history;
 
+    @Option(names = "--new-from", paramLabel = "CASE", defaultValue = "c151",
+            description = {"cases numbered from this one on (cNNN) are also scored on their own: the ones collected",
+                           "after the rules were written (default: ${DEFAULT-VALUE})"})
+    String newFrom;
+
+    @Option(names = "--json", description = "print the cases, the splits and the reliability table as JSON")
+    boolean json;
+
     @Mixin
     KnowledgeOptions knowledge = new KnowledgeOptions();
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    /** Hits counted for one ranker. */
-    private static final class Tally {
+    /** Hits of one set of answers: how many, how many right first, how many right among the first three. */
+    static final class Score {
         int n;
         int top1;
         int top3;
-        int hardN;
-        int hardTop1;
-        int hardTop3;
 
-        void add(List<String> ranked, String primary, boolean veryHard) {
-            boolean t1 = !ranked.isEmpty() && ranked.getFirst().equals(primary);
-            boolean t3 = ranked.subList(0, Math.min(3, ranked.size())).contains(primary);
+        void add(String mark) {
             n++;
-            top1 += t1 ? 1 : 0;
-            top3 += t3 ? 1 : 0;
+            top1 += mark.equals("top1") ? 1 : 0;
+            top3 += mark.equals("miss") ? 0 : 1;
+        }
+
+        String text() {
+            return String.format(Locale.ROOT, "top1 %d/%d (%.0f%%) top3 %d/%d (%.0f%%)", top1, n, pct(top1, n), top3, n, pct(top3, n));
+        }
+
+        ObjectNode json() {
+            ObjectNode o = Facts.json().createObjectNode();
+            o.put("n", n).put("top1", top1).put("top3", top3);
+            return o;
+        }
+    }
+
+    /** Hits counted for one ranker: all cases, those not very-hard, and the same two for the new cases. */
+    private static final class Tally {
+        final Score all = new Score();
+        final Score notVeryHard = new Score();
+        final Score fresh = new Score();
+        final Score freshNotVeryHard = new Score();
+
+        void add(String mark, boolean veryHard, boolean isNew) {
+            all.add(mark);
             if (!veryHard) {
-                hardN++;
-                hardTop1 += t1 ? 1 : 0;
-                hardTop3 += t3 ? 1 : 0;
+                notVeryHard.add(mark);
+            }
+            if (isNew) {
+                fresh.add(mark);
+                if (!veryHard) {
+                    freshNotVeryHard.add(mark);
+                }
             }
         }
 
-        String summary() {
-            return String.format(Locale.ROOT, "top1 %d/%d top3 %d/%d   without very-hard: top1 %d/%d (%.0f%%) top3 %d/%d (%.0f%%)",
-                    top1, n, top3, n, hardTop1, hardN, pct(hardTop1, hardN), hardTop3, hardN, pct(hardTop3, hardN));
+        String summary(Score whole, Score easier) {
+            return String.format(Locale.ROOT, "top1 %d/%d top3 %d/%d   without very-hard: %s",
+                    whole.top1, whole.n, whole.top3, whole.n, easier.text());
         }
 
-        private static double pct(int a, int b) {
-            return b == 0 ? 0 : 100.0 * a / b;
+        ObjectNode json() {
+            ObjectNode o = Facts.json().createObjectNode();
+            o.set("all", all.json());
+            o.set("notVeryHard", notVeryHard.json());
+            o.set("new", fresh.json());
+            o.set("newNotVeryHard", freshNotVeryHard.json());
+            return o;
         }
     }
 
@@ -92,14 +137,22 @@ final class EvalCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (!Files.isDirectory(dir)) {
-            err.println("crashlab eval: not a folder: " + dir);
-            return 2;
+        for (Path dir : dirs) {
+            if (!Files.isDirectory(dir)) {
+                err.println("crashlab eval: not a folder: " + dir);
+                return 2;
+            }
         }
         if (baseline != null && !baseline.equals("bm25")) {
             err.println("crashlab eval: unknown baseline '" + baseline + "' (known: bm25)");
             return 2;
         }
+        java.util.regex.Matcher from = CASE_NUMBER.matcher(newFrom);
+        if (!from.matches()) {
+            err.println("crashlab eval: --new-from takes a case name cNNN (c151), got '" + newFrom + "'");
+            return 2;
+        }
+        int firstNew = Integer.parseInt(from.group(1));
         KnowledgeSource source = knowledge.load();
         if (!source.problems().isEmpty()) {
             source.problems().forEach(err::println);
@@ -108,13 +161,20 @@ final class EvalCommand implements Callable<Integer> {
         }
         DiagnosisEngine engine = KnowledgeOptions.engine(source);
         Bm25Baseline bm25 = baseline == null ? null : Bm25Baseline.build(source.kb());
-        List<Path> cases;
-        try (Stream<Path> s = Files.list(dir)) {
-            cases = s.filter(p -> Files.isRegularFile(p.resolve("meta.json"))).sorted().toList();
+        List<Path> cases = new ArrayList<>();
+        for (Path dir : dirs) {
+            try (Stream<Path> s = Files.list(dir)) {
+                cases.addAll(s.filter(p -> Files.isRegularFile(p.resolve("meta.json"))).sorted().toList());
+            }
         }
         Tally ours = new Tally();
         Tally base = new Tally();
         Tally withHistory = new Tally();
+        Map<Diagnosis.Verdict, Score> reliability = new EnumMap<>(Diagnosis.Verdict.class);
+        for (Diagnosis.Verdict v : Diagnosis.Verdict.values()) {
+            reliability.put(v, new Score());
+        }
+        ArrayNode caseRows = Facts.json().createArrayNode();
         History past = history ? History.of(cases, source) : null;
         for (Path c : cases) {
             JsonNode meta = Facts.json().readTree(c.resolve("meta.json").toFile());
@@ -124,8 +184,11 @@ final class EvalCommand implements Callable<Integer> {
                 err.println("crashlab eval: " + c.getFileName() + ": meta.json has no labels; skipped");
                 continue;
             }
+            String label = labels.getFirst();
             String difficulty = meta.path("difficulty").asText("");
             boolean veryHard = difficulty.equals("very-hard");
+            java.util.regex.Matcher number = CASE_NUMBER.matcher(c.getFileName().toString());
+            boolean isNew = number.matches() && Integer.parseInt(number.group(1)) >= firstNew;
             DiagnosisInput input;
             try {
                 input = OfflineBundle.read(List.of(c), p -> p.equals("meta.json"));
@@ -134,43 +197,85 @@ final class EvalCommand implements Callable<Integer> {
                 continue;
             }
             Diagnosis d = engine.diagnose(input);
-            List<String> ranked = asLabels(d.hypotheses().stream().map(Hypothesis::id).toList(), labels.getFirst(), source);
-            ours.add(ranked, labels.getFirst(), veryHard);
-            String line = String.format(Locale.ROOT, "%-10s %-9s %-32s %s %s", c.getFileName(), difficulty, labels.getFirst(),
-                    mark(ranked, labels.getFirst()), top3(d));
+            List<String> ranked = asLabels(d.hypotheses().stream().map(Hypothesis::id).toList(), label, source);
+            String mark = mark(ranked, label);
+            ours.add(mark, veryHard, isNew);
+            reliability.get(d.verdict()).add(mark);
+            String line = String.format(Locale.ROOT, "%-10s %-9s %-32s %-11s %s %s", c.getFileName(), difficulty, label,
+                    d.verdict().written(), mark, top3(d));
+            ObjectNode row = caseRows.addObject();
+            row.put("case", c.getFileName().toString()).put("folder", c.getParent().toString()).put("difficulty", difficulty)
+                    .put("label", label).put("new", isNew).put("verdict", d.verdict().written()).put("mark", mark);
+            ArrayNode top = row.putArray("top");
+            d.hypotheses().stream().limit(3).forEach(h -> top.addObject().put("id", h.id()).put("score", round(h.score())));
             if (past != null) {
                 List<dev.crashlab.fact.Fact> facts = new ArrayList<>(input.facts());
                 facts.addAll(past.confirmedLike(c, input));
                 Diagnosis dh = engine.diagnose(new DiagnosisInput(facts, input.lines()));
-                List<String> h = asLabels(dh.hypotheses().stream().map(Hypothesis::id).toList(), labels.getFirst(), source);
-                withHistory.add(h, labels.getFirst(), veryHard);
-                line += "   | history " + mark(h, labels.getFirst()) + " " + top3(dh);
+                String h = mark(asLabels(dh.hypotheses().stream().map(Hypothesis::id).toList(), label, source), label);
+                withHistory.add(h, veryHard, isNew);
+                line += "   | history " + h + " " + top3(dh);
+                row.put("history", h);
             }
             if (bm25 != null) {
                 String text = input.lines().stream().map(TextLine::text).collect(Collectors.joining("\n"));
-                List<String> b = asLabels(bm25.rank(text), labels.getFirst(), source);
-                base.add(b, labels.getFirst(), veryHard);
-                line += "   | bm25 " + mark(b, labels.getFirst()) + " " + String.join(",", b.subList(0, Math.min(3, b.size())));
+                List<String> b = asLabels(bm25.rank(text), label, source);
+                String bm = mark(b, label);
+                base.add(bm, veryHard, isNew);
+                line += "   | bm25 " + bm + " " + String.join(",", b.subList(0, Math.min(3, b.size())));
+                row.put("bm25", bm);
             }
-            out.println(line);
+            if (!json) {
+                out.println(line);
+            }
         }
-        out.println("ours: " + ours.summary());
+        if (json) {
+            ObjectNode root = Facts.json().createObjectNode();
+            root.put("newFrom", newFrom);
+            root.set("cases", caseRows);
+            root.set("ours", ours.json());
+            ObjectNode rel = root.putObject("reliability");
+            reliability.forEach((v, s) -> rel.set(v.written(), s.json()));
+            if (past != null) {
+                root.set("history", withHistory.json());
+            }
+            if (bm25 != null) {
+                root.set("bm25", base.json());
+            }
+            out.println(Facts.json().writerWithDefaultPrettyPrinter().writeValueAsString(root));
+            out.flush();
+            return 0;
+        }
+        out.println("ours: " + ours.summary(ours.all, ours.notVeryHard));
+        out.println("ours, " + newFrom + " on: " + ours.summary(ours.fresh, ours.freshNotVeryHard));
         if (past != null) {
-            out.println("with confirmed history (leave-one-out): " + withHistory.summary());
+            out.println("with confirmed history (leave-one-out): " + withHistory.summary(withHistory.all, withHistory.notVeryHard));
         }
         if (bm25 != null) {
-            out.println("bm25: " + base.summary());
+            out.println("bm25: " + base.summary(base.all, base.notVeryHard));
         }
+        out.println("reliability (all " + ours.all.n + " cases): verdict, answers, first cause right, right among the first three");
+        reliability.forEach((v, s) -> out.println(String.format(Locale.ROOT, "  %-12s %4d   top1 %4d (%3.0f%%)   top3 %4d (%3.0f%%)",
+                v.written(), s.n, s.top1, pct(s.top1, s.n), s.top3, pct(s.top3, s.n))));
         out.flush();
         return 0;
     }
 
-    /** The ranked ids with every article that specializes the label written as the label (a hit for it). */
-    static List<String> asLabels(List<String> ranked, String label, KnowledgeSource source) {
-        return ranked.stream().map(id -> source.kb().article(id).filter(a -> a.names(label)).map(a -> label).orElse(id)).toList();
+    private static double pct(int a, int b) {
+        return b == 0 ? 0 : 100.0 * a / b;
     }
 
-    private static String mark(List<String> ranked, String primary) {
+    private static double round(double x) {
+        return Math.round(x * 1000) / 1000.0;
+    }
+
+    /** The ranked ids with every id that counts for the label ({@link KnowledgeBase#counts}) written as the label. */
+    static List<String> asLabels(List<String> ranked, String label, KnowledgeSource source) {
+        return ranked.stream().map(id -> source.kb().counts(id, label) ? label : id).toList();
+    }
+
+    /** {@code top1}, {@code top3} or {@code miss}: where the label first appears in the ranked labels. */
+    static String mark(List<String> ranked, String primary) {
         int i = ranked.indexOf(primary);
         return i == 0 ? "top1" : i > 0 && i < 3 ? "top3" : "miss";
     }

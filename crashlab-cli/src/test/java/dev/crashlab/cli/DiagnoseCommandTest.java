@@ -58,7 +58,8 @@ class DiagnoseCommandTest {
     void kbCheckPrintsFileAndLineAndFails() {
         CrashLabCliTest.Run bad = CrashLabCliTest.run("kb", "check", "crashlab-core/src/test/resources/kb-test/broken");
         assertThat(bad.status()).isEqualTo(1);
-        assertThat(bad.out()).contains("wrong-name.md:7: unknown fact kind 'NoSuchFact'");
+        assertThat(bad.out()).contains("wrong-name.md:7: unknown fact kind 'NoSuchFact'",
+                "no-source.md:6: matcher 'insufficient' is a discriminating rule (specific: true) but names no public source");
         CrashLabCliTest.Run good = CrashLabCliTest.run("kb", "check", KB);
         assertThat(good.status()).as(good.out()).isZero();
         assertThat(good.out()).contains("3 article(s) valid, 0 problem(s)");
@@ -75,8 +76,10 @@ class DiagnoseCommandTest {
         Files.writeString(cases.resolve("c2/meta.json"), "{\"labels\":[\"old-driver\"],\"difficulty\":\"very-hard\"}");
         CrashLabCliTest.Run r = CrashLabCliTest.run("eval", cases.toString(), "--baseline", "bm25", "--kb", KB, "--compat", COMPAT);
         assertThat(r.status()).as(r.err()).isZero();
-        assertThat(r.out()).containsPattern("c1\\s+easy\\s+zlib-missing\\s+top1")
-                .containsPattern("c2\\s+very-hard\\s+old-driver\\s+(miss|top3)")
+        assertThat(r.out()).containsPattern("c1\\s+easy\\s+zlib-missing\\s+(diagnosed|weak)\\s+top1")
+                .containsPattern("c2\\s+very-hard\\s+old-driver\\s+\\S+\\s+(miss|top3)")
+                .containsPattern("reliability \\(all 2 cases\\)")
+                .containsPattern("\\n  diagnosed +\\d+ ").containsPattern("\\n  weak +\\d+ ").containsPattern("\\n  no-evidence +\\d+ ")
                 .contains("ours: top1 1/2 ", "without very-hard: top1 1/1 (100%) top3 1/1 (100%)")
                 .contains("bm25: top1 ");
     }
@@ -137,7 +140,9 @@ class DiagnoseCommandTest {
         assertThat(notOnGpu.get("hypotheses")).filteredOn(h -> h.get("id").asText().equals("gpu-hardware-fault"))
                 .allSatisfy(h -> assertThat(h.get("strength").asText()).as("the ECC count alone is not specific").isIn("weak", "none"));
         JsonNode onGpu = diagnoseJson(launched, smi);
-        assertThat(onGpu.get("verdict").asText()).isEqualTo("diagnosed");
+        assertThat(onGpu.get("verdict").asText()).isNotEqualTo("no-evidence");
+        assertThat(onGpu.get("hypotheses").get(0).get("strength").asText()).as("the launch failure makes the count specific")
+                .isIn("strong", "moderate");
         assertThat(onGpu.get("hypotheses").get(0).get("id").asText()).as("a launch failure on a GPU with uncorrected ECC errors")
                 .isEqualTo("gpu-hardware-fault");
     }

@@ -15,9 +15,12 @@ import java.util.List;
  * @param otherEvents Windows events of the bundle that are not about this crash (other programs, other times),
  *     at most 20 of them, shown apart and never used as evidence
  * @param otherEventCount how many such events there were
+ * @param verdict how sure the answer is, decided by {@link VerdictPolicy} from the evidence
+ * @param equals for a {@code weak} verdict, the two or three causes shown as equals (best first); empty otherwise
  */
 public record Diagnosis(List<Hypothesis> hypotheses, List<Ask> ask, List<CompatView> compat, List<String> notes,
-        String kbFingerprint, List<dev.crashlab.fact.SourceRef> otherEvents, int otherEventCount) {
+        String kbFingerprint, List<dev.crashlab.fact.SourceRef> otherEvents, int otherEventCount, Verdict verdict,
+        List<String> equals) {
 
     public Diagnosis {
         hypotheses = List.copyOf(hypotheses);
@@ -25,13 +28,14 @@ public record Diagnosis(List<Hypothesis> hypotheses, List<Ask> ask, List<CompatV
         compat = List.copyOf(compat);
         notes = List.copyOf(notes);
         otherEvents = List.copyOf(otherEvents);
+        equals = List.copyOf(equals);
     }
 
     /** The answer in one word: whether the bundle's own evidence names a cause. */
     public enum Verdict {
-        /** The top cause has specific evidence. */
+        /** The top cause has decisive evidence and no sibling cause has specific evidence close behind it. */
         DIAGNOSED,
-        /** Some cause has evidence, but the top one has none that is specific: the ranking is a guess. */
+        /** Some cause has evidence, but not enough to tell the first few apart: they are shown as equals. */
         WEAK,
         /** Nothing in the bundle is evidence for any cause, context aside (an empty log, an image, a binary). */
         NO_EVIDENCE;
@@ -40,17 +44,6 @@ public record Diagnosis(List<Hypothesis> hypotheses, List<Ask> ask, List<CompatV
         public String written() {
             return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
         }
-    }
-
-    /** The verdict: {@code diagnosed} when the top cause has specific evidence, {@code no-evidence} when no cause has any. */
-    public Verdict verdict() {
-        if (!hypotheses.isEmpty()) {
-            Hypothesis.Strength top = hypotheses.getFirst().strength();
-            if (top == Hypothesis.Strength.STRONG || top == Hypothesis.Strength.MODERATE) {
-                return Verdict.DIAGNOSED;
-            }
-        }
-        return hypotheses.stream().anyMatch(h -> h.strength() != Hypothesis.Strength.NONE) ? Verdict.WEAK : Verdict.NO_EVIDENCE;
     }
 
     /**

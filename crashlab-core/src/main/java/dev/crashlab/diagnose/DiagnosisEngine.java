@@ -32,7 +32,8 @@ public final class DiagnosisEngine {
         DiagnosisContext ctx = new DiagnosisContext(split.relevant(), kb, compat, similarity);
         ctx.allInput = input;
         DiagnosisRules.run(DiagnosisRules.PIPELINE, ctx);
+        VerdictPolicy.Outcome verdict = VerdictPolicy.decide(ctx.ranked, kb::counts);
         return new Diagnosis(ctx.ranked, ctx.ask, ctx.compat.stream().map(Diagnosis.CompatView::of).toList(), ctx.notes,
-                kb.fingerprint(), split.other(), split.otherCount());
+                kb.fingerprint(), split.other(), split.otherCount(), verdict.verdict(), verdict.equals());
     }
 }

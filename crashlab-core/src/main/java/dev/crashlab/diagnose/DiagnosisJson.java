@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * Writes a diagnosis in the JSON shape of issue 5, shared by {@code crashlab diagnose --json} and the API:
- * {@code {"verdict","hypotheses":[{"id","title","category","strength","confidence","evidence":[{"text","weight","specific","source":{...},"sources":[...]}],"against":[...]}],"ask":[...],"compat":[...],"notes":[...],"kbFingerprint"}}.
+ * {@code {"verdict","equals":[ids],"hypotheses":[{"id","title","category","strength","confidence","evidence":[{"text","weight","specific","source":{...},"sources":[...]}],"against":[...]}],"ask":[...],"compat":[...],"notes":[...],"kbFingerprint"}}.
  * {@code verdict} is {@code diagnosed}, {@code weak} or {@code no-evidence}; {@code strength} is {@code strong},
  * {@code moderate}, {@code weak} or {@code none}.
  */
@@ -22,6 +22,8 @@ public final class DiagnosisJson {
         ObjectMapper m = Facts.json();
         ObjectNode root = m.createObjectNode();
         root.put("verdict", d.verdict().written());
+        ArrayNode equals = root.putArray("equals");
+        d.equals().forEach(equals::add);
         ArrayNode hs = root.putArray("hypotheses");
         for (Hypothesis h : d.hypotheses()) {
             ObjectNode o = hs.addObject();

@@ -21,7 +21,9 @@ public final class KbArticleReader {
     private static final Set<String> TOP_KEYS = Set.of("id", "title", "category", "platforms", "prior", "matchers",
             "against", "remedies", "confirm", "references", "specializes");
     private static final Set<String> MATCHER_KEYS = Set.of("id", "fact", "where", "text", "compat", "outcome", "weight",
-            "specific", "says", "all");
+            "specific", "says", "all", "source");
+    /** A public web address: http(s), a dotted host name (no bare name, no IP address), an optional path. */
+    private static final Pattern PUBLIC_URL = Pattern.compile("https?://(?!localhost\\b)(?:[A-Za-z0-9-]+\\.)+[A-Za-z]{2,}(?::\\d+)?(?:[/?#]\\S*)?");
     private static final Set<String> PART_KEYS = Set.of("fact", "where", "text", "compat", "outcome", "absent");
     private static final Set<String> OUTCOMES = Set.of("mismatch", "ok", "unknown");
 
@@ -127,6 +129,7 @@ public final class KbArticleReader {
         if (references.isEmpty() && !top.entries().containsKey("references")) {
             err.at(2, "missing 'references:' (cite at least one source)");
         }
+        discriminatingRulesHaveSources(top, references, err);
         if (body.isBlank()) {
             err.at(end + 1, "the Markdown body after the front matter is empty");
         }
@@ -135,6 +138,38 @@ public final class KbArticleReader {
         }
         return new KbArticle(id, title, category, platforms, prior, matchers, against, remedies, confirm, references,
                 body, fileName, specializes);
+    }
+
+    /**
+     * Checks that every discriminating rule (a matcher under {@code matchers:} with {@code specific: true}) names a
+     * public source: its own {@code source:} (a public http(s) address), or else at least one public address under
+     * the article's {@code references:}. NOTE: issue 29; a rule that only one corpus thread supports must still say
+     * where its mechanism is documented.
+     */
+    private static void discriminatingRulesHaveSources(YMap top, List<String> references, Errors err) {
+        if (!(top.entries().get("matchers") instanceof YList list)) {
+            return;
+        }
+        boolean articleHasSource = references.stream().anyMatch(r -> PUBLIC_URL.matcher(r.strip()).matches());
+        for (YamlNode item : list.items()) {
+            if (!(item instanceof YMap m)) {
+                continue;
+            }
+            YamlNode own = m.entries().get("source");
+            if (own != null) {
+                String url = scalar(own);
+                if (url == null || !PUBLIC_URL.matcher(url.strip()).matches()) {
+                    err.at(own.line(), "source: must be a public web address (https://host/path), got " + YamlNode.describe(own));
+                }
+                continue;
+            }
+            boolean specific = "true".equalsIgnoreCase(scalar(m.entries().get("specific")));
+            if (specific && !articleHasSource) {
+                String id = scalar(m.entries().get("id"));
+                err.at(m.line(), "matcher " + (id == null ? "" : "'" + id + "' ") + "is a discriminating rule (specific: true) but names"
+                        + " no public source: give it 'source: https://...' or list a public web address under references:");
+            }
+        }
     }
 
     private List<Matcher> matchers(YMap top, String key, boolean evidence, Errors err) {

@@ -148,14 +148,34 @@ final class LineShapes {
                 return false;
             }
         }
-        // "RuntimeError: ..." is a traceback's last line, not a setting; "ERROR: ...", "Check failed: ..." are log lines
+        // "RuntimeError: ..." is a traceback's last line, not a setting; "ERROR: ...", "Check failed: ..." are log lines,
+        // and so is a tool's diagnostic "nvcc fatal   : ..." / "ptxas error : ..." (the severity is the key's last word)
+        String lowerKey = key.toLowerCase(java.util.Locale.ROOT);
+        String lastWord = lowerKey.substring(lowerKey.lastIndexOf(' ') + 1);
         if (key.endsWith("Error") || key.endsWith("Exception") || key.endsWith("Warning")
-                || LOG_LEVEL_KEYS.contains(key.toLowerCase(java.util.Locale.ROOT))) {
+                || LOG_LEVEL_KEYS.contains(lowerKey) || (lowerKey.indexOf(' ') > 0 && LOG_LEVEL_KEYS.contains(lastWord))) {
             return false;
         }
         // a setting's value is short, even when a person wrote a remark beside it; a long sentence is a message
-        return line.substring(colon + 1).strip().split("\\s+").length <= MAX_ENV_VALUE_WORDS;
+        String[] valueWords = line.substring(colon + 1).strip().split("\\s+");
+        if (valueWords.length > MAX_ENV_VALUE_WORDS) {
+            return false;
+        }
+        // a value that goes on into a clause ("7101 ... but source was compiled with 7005") is a message, not a setting
+        if (valueWords.length > MAX_PLAIN_VALUE_WORDS) {
+            for (String w : valueWords) {
+                if (CLAUSE_WORDS.contains(w.toLowerCase(java.util.Locale.ROOT))) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
+
+    /** Beyond this many words a value is read for the words of a clause. */
+    static final int MAX_PLAIN_VALUE_WORDS = 6;
+    /** Words that make a sentence of a value: conjunctions and finite verbs a version or a name never holds. */
+    static final Set<String> CLAUSE_WORDS = Set.of("but", "was", "were", "is", "are", "cannot", "could", "because", "while");
 
     /** Keys that are a log line's severity or a check's wording, never a setting's name. */
     static final Set<String> LOG_LEVEL_KEYS = Set.of("error", "errors", "warning", "warn", "info", "debug", "fatal",

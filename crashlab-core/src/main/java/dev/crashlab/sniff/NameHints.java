@@ -19,6 +19,7 @@ final class NameHints {
     private static final Set<String> NOT_CONSOLE_WORDS = Set.of(
             "event", "events", "eventlog", "evtx", "wevtutil", "nvidia", "smi", "dmesg", "kern", "kernel", "syslog",
             "journal", "journalctl", "env", "pip", "conda", "requirements");
+    private static final Set<String> ENV_WORDS = Set.of("env", "environment");
     private static final Set<String> KERNEL_WORDS = Set.of("dmesg", "kern", "kernel", "syslog", "journalctl");
 
     /** Returns the last segment of a bundle path ({@code logs/crash.log} gives {@code crash.log}), lower-cased. */
@@ -59,6 +60,14 @@ final class NameHints {
         }
         if (fileName.startsWith("requirements") && fileName.endsWith(".txt")) {
             return ArtifactType.PIP_FREEZE;
+        }
+        // a bundle's env.txt that is a person's description (versions in prose, an issue form) rather than any
+        // listing's shape is still what the environment reader is for: it picks the versions out of the text
+        String ext = extension(fileName);
+        for (String w : words(fileName)) {
+            if (ENV_WORDS.contains(w) && (ext.equals("txt") || ext.isEmpty())) {
+                return ArtifactType.ENV_KEY_VALUE;
+            }
         }
         return saysConsole(fileName) ? ArtifactType.CONSOLE_LOG : null;
     }

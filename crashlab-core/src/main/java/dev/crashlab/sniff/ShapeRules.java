@@ -57,7 +57,8 @@ final class ShapeRules {
      */
     static boolean isNvidiaSmiText(String l) {
         return (l.startsWith("GPU ") && (l.contains("(UUID: GPU-") || l.contains("(UUID: MIG-")))
-                || l.contains("Unable to determine the device handle for GPU")
+                // nvidia-smi prints it at the start of a line; inside a sentence it is someone quoting it
+                || l.startsWith("Unable to determine the device handle for GPU")
                 || l.startsWith("NVIDIA-SMI has failed because")
                 || l.equals("No devices were found")
                 || l.startsWith("NVML: Unable to")

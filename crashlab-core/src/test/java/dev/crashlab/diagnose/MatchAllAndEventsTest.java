@@ -119,7 +119,9 @@ class MatchAllAndEventsTest {
         Evidence e = of(both, "together").evidence().getFirst();
         assertThat(e.text()).isEqualTo("ENOSPC in a container");
         assertThat(e.sources()).extracting(SourceRef::artifact).containsExactly("console.log", "env.txt");
-        assertThat(both.verdict()).isEqualTo(Diagnosis.Verdict.DIAGNOSED);
+        // 0.8 is strong evidence, below what the verdict policy counts as decisive (0.85)
+        assertThat(of(both, "together").strength()).isEqualTo(Hypothesis.Strength.STRONG);
+        assertThat(both.verdict()).isEqualTo(Diagnosis.Verdict.WEAK);
 
         Platform noAvx = new Platform(null, "linux", null, null, "old cpu", List.of("sse4_1", "sse4_2"), List.of(new SourceRef("env.txt", 2, "flags")));
         Platform avx = new Platform(null, "linux", null, null, "new cpu", List.of("sse4_2", "avx", "avx2"), List.of(new SourceRef("env.txt", 2, "flags")));

@@ -50,7 +50,35 @@ class KbArticleReaderTest {
         assertThat(lines).anyMatch(l -> l.startsWith("wrong-name.md:17: unknown compatibility check 'no-such-check'"));
         assertThat(lines).anyMatch(l -> l.startsWith("wrong-name.md:22: weight must be a number in (0, 1]"));
         assertThat(lines).anyMatch(l -> l.startsWith("no-title.md:3: unknown category 'nonsense'"));
+        // issue 29: a discriminating rule names a public source (its own source:, else a web address under references:)
+        assertThat(lines).contains("no-source.md:6: matcher 'insufficient' is a discriminating rule (specific: true) but names"
+                + " no public source: give it 'source: https://...' or list a public web address under references:");
+        assertThat(lines).anyMatch(l -> l.startsWith("no-source.md:15: source: must be a public web address"));
+        // a consistent matcher (fastfail) needs no source
+        assertThat(lines).noneMatch(l -> l.startsWith("no-source.md:16:"));
         assertThat(r.kb().articles()).isEmpty();
+    }
+
+    @Test
+    void aDiscriminatingRuleIsSourcedByItsOwnSourceOrByAPublicReference() throws Exception {
+        String valid = Files.readString(VALID.resolve("old-driver.md"));
+        assertThat(valid).contains("  - https://example.org/test-reference\n");
+        String noPublicReference = valid.replace("  - https://example.org/test-reference\n", "  - \"the vendor's manual\"\n");
+        List<KbProblem> problems = new ArrayList<>();
+        loader.load(Map.of("old-driver.md", noPublicReference), "t", problems);
+        assertThat(problems).extracting(KbProblem::toString).containsExactly(
+                "old-driver.md:6: matcher 'driver-check' is a discriminating rule (specific: true) but names no public source:"
+                        + " give it 'source: https://...' or list a public web address under references:",
+                "old-driver.md:11: matcher 'insufficient' is a discriminating rule (specific: true) but names no public source:"
+                        + " give it 'source: https://...' or list a public web address under references:");
+        // each rule naming its own source is enough, whatever the references say
+        String ownSources = noPublicReference
+                .replace("    specific: true\n  - id: insufficient", "    specific: true\n    source: https://docs.nvidia.com/deploy/cuda-compatibility/\n  - id: insufficient")
+                .replace("    specific: true\n    says: \"{name}\"", "    specific: true\n    source: https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html\n    says: \"{name}\"");
+        List<KbProblem> none = new ArrayList<>();
+        KbLoader.Result r = loader.load(Map.of("old-driver.md", ownSources), "t", none);
+        assertThat(none).isEmpty();
+        assertThat(r.kb().articles()).hasSize(1);
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
@@ -15,7 +16,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Checks that every real-world sample in {@code ../shared/corpus} gets the type its folder and name say.
+ * Checks that every real-world sample in {@code ../shared/corpus} and every bundle file in
+ * {@code ../shared/corpus-fresh/crash-bundles} gets the type its folder and name say.
  *
  * <p>What the samples look like (read before changing a rule):
  * <ul>
@@ -51,6 +53,17 @@ import org.junit.jupiter.api.Test;
 class CorpusSniffTest {
 
     private static final Path CORPUS = Path.of("../shared/corpus");
+    /** The bundles collected after the rules were written (c151 on); their paths are written {@code fresh:crash-bundles/...}. */
+    private static final Path FRESH = Path.of("../shared/corpus-fresh");
+    private static final String FRESH_PREFIX = "fresh:";
+
+    /**
+     * The types a fresh bundle's {@code env.txt} may have. Unlike the corpus's {@code key: value} lines, these are
+     * what people pasted into the issue: a {@code collect_env} report, {@code pip list} / {@code pip freeze} rows,
+     * {@code nvcc -V}, or versions in prose (read as an environment listing by name). Each is an environment listing.
+     */
+    private static final Set<ArtifactType> ENVIRONMENT_LISTINGS = Set.of(ArtifactType.ENV_KEY_VALUE, ArtifactType.TORCH_COLLECT_ENV,
+            ArtifactType.PIP_LIST, ArtifactType.PIP_FREEZE, ArtifactType.CONDA_LIST, ArtifactType.NVCC_VERSION, ArtifactType.TF_BUILD_INFO);
 
     /** Per-file expectations, overriding the folder rule; each says why. */
     private static final Map<String, ArtifactType> PER_FILE = Map.ofEntries(
@@ -79,6 +92,9 @@ class CorpusSniffTest {
                     ArtifactType.NVIDIA_SMI_QUERY_TEXT),
             Map.entry("nvidia-smi/snippets/stas00-ml-engineering__q-excerpt_ecc-sram-uncorrectable-volatile1-aggregate5.txt",
                     ArtifactType.NVIDIA_SMI_QUERY_TEXT),
+            // A GitHub issue form whose "Hardware: GPU" section pastes `nvidia-smi -L` lines (GPU n: ... (UUID: GPU-...)):
+            // the only machine output in it is nvidia-smi text, read by the -q/-L parser.
+            Map.entry(FRESH_PREFIX + "crash-bundles/c204/env.txt", ArtifactType.NVIDIA_SMI_QUERY_TEXT),
             // A single bare "NVRM: Xid" kernel line without timestamp.
             Map.entry("nvidia-smi/snippets/stas00-ml-engineering__xid63-row-remapper.log", ArtifactType.KERNEL_LOG));
 
@@ -92,8 +108,24 @@ class CorpusSniffTest {
                     .map(p -> CORPUS.relativize(p).toString().replace('\\', '/'))
                     .filter(CorpusSniffTest::isSample)
                     .sorted()
-                    .toList();
+                    .collect(java.util.stream.Collectors.toCollection(ArrayList::new));
         }
+        if (!Files.isDirectory(FRESH.resolve("crash-bundles"))) {
+            System.out.println("../shared/corpus-fresh not present: only ../shared/corpus is sniffed");
+            return;
+        }
+        try (Stream<Path> files = Files.walk(FRESH.resolve("crash-bundles"))) {
+            files.filter(Files::isRegularFile)
+                    .map(p -> FRESH_PREFIX + FRESH.relativize(p).toString().replace('\\', '/'))
+                    .filter(CorpusSniffTest::isSample)
+                    .sorted()
+                    .forEach(samples::add);
+        }
+    }
+
+    /** The file of a sample path ({@code fresh:} ones under corpus-fresh). */
+    private static Path file(String rel) {
+        return rel.startsWith(FRESH_PREFIX) ? FRESH.resolve(rel.substring(FRESH_PREFIX.length())) : CORPUS.resolve(rel);
     }
 
     @Test
@@ -107,14 +139,15 @@ class CorpusSniffTest {
                 failures.add(rel + ": no expectation (new folder or snippet? add a rule or a PER_FILE entry)");
                 continue;
             }
-            ArtifactType actual = sniffer.sniff(rel, CORPUS.resolve(rel));
+            ArtifactType actual = sniffer.sniff(rel, file(rel));
             counts.merge(expected, 1, Integer::sum);
-            if (actual != expected) {
+            boolean freshEnv = rel.startsWith(FRESH_PREFIX) && rel.endsWith("/env.txt") && !PER_FILE.containsKey(rel);
+            if (freshEnv ? !ENVIRONMENT_LISTINGS.contains(actual) : actual != expected) {
                 failures.add(rel + ": expected " + expected + ", got " + actual);
             }
         }
         for (String rel : PER_FILE.keySet()) {
-            if (!samples.contains(rel)) {
+            if (!samples.contains(rel) && (!rel.startsWith(FRESH_PREFIX) || Files.isDirectory(FRESH))) {
                 failures.add(rel + ": listed in PER_FILE but not in the corpus (stale entry)");
             }
         }
@@ -133,7 +166,7 @@ class CorpusSniffTest {
             if (rel.endsWith(".evtx")) {
                 continue;
             }
-            byte[] bytes = Files.readAllBytes(CORPUS.resolve(rel));
+            byte[] bytes = Files.readAllBytes(file(rel));
             ArtifactType original = sniffer.sniff(rel, bytes);
             String text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
             Encodings.variants(text).forEach((encoding, variant) -> {
@@ -159,7 +192,7 @@ class CorpusSniffTest {
         if (perFile != null) {
             return perFile;
         }
-        String[] parts = rel.split("/");
+        String[] parts = (rel.startsWith(FRESH_PREFIX) ? rel.substring(FRESH_PREFIX.length()) : rel).split("/");
         String name = parts[parts.length - 1];
         return switch (parts[0]) {
             case "crash-bundles" -> switch (name) {

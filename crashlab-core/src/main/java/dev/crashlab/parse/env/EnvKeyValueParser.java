@@ -27,7 +27,7 @@ public final class EnvKeyValueParser implements ArtifactParser {
     private static final Map<String, Key> KEYS = Map.ofEntries(
             Map.entry("os", Key.OS), Map.entry("operating-system", Key.OS), Map.entry("system", Key.OS),
             Map.entry("os-version", Key.OS), Map.entry("platform", Key.OS), Map.entry("windows", Key.OS),
-            Map.entry("distro", Key.OS), Map.entry("distribution", Key.OS),
+            Map.entry("distro", Key.OS), Map.entry("distribution", Key.OS), Map.entry("os-platform", Key.OS),
             Map.entry("python", Key.PYTHON), Map.entry("python-version", Key.PYTHON), Map.entry("py", Key.PYTHON),
             Map.entry("tensorflow", Key.TENSORFLOW), Map.entry("tf", Key.TENSORFLOW),
             Map.entry("tensorflow-version", Key.TENSORFLOW), Map.entry("tf-version", Key.TENSORFLOW),
@@ -47,10 +47,11 @@ public final class EnvKeyValueParser implements ArtifactParser {
             Map.entry("graphics", Key.GPU), Map.entry("video-card", Key.GPU), Map.entry("gpu-model", Key.GPU),
             Map.entry("gpu-models", Key.GPU), Map.entry("gpu-name", Key.GPU), Map.entry("card", Key.GPU),
             Map.entry("cpu", Key.CPU), Map.entry("processor", Key.CPU), Map.entry("cpu-model", Key.CPU),
+            Map.entry("model-name", Key.CPU), // lscpu and /proc/cpuinfo
             Map.entry("arch", Key.ARCH), Map.entry("architecture", Key.ARCH),
             Map.entry("cpu-flags", Key.CPU_FLAGS), Map.entry("cpu-features", Key.CPU_FLAGS),
             Map.entry("flags", Key.CPU_FLAGS));
-    private static final Pattern KEY_VALUE = Pattern.compile("^[-*•\\s]{0,4}([A-Za-z][A-Za-z0-9 _.\\-/()]{0,60}?)\\s{0,8}(?::|=)\\s{0,40}(.*)$");
+    private static final Pattern KEY_VALUE = Pattern.compile("^[-*•\\s]{0,4}([A-Za-z][A-Za-z0-9 _.\\-/()&]{0,60}?)\\s{0,8}(?::|=)\\s{0,40}(.*)$");
     /** Requirements written inside a value ({@code conda, cudatoolkit=10.2}, {@code pip install tensorflow==2.4.1}). */
     private static final Pattern PIN = Pattern.compile("(?<![\\w.-])([A-Za-z][\\w.\\-]{0,60})={1,2}(\\d{1,9}(?:\\.[\\w]{1,20}){0,6}(?:\\+\\w{1,20})?)");
     private static final Pattern GPU_COUNT = Pattern.compile("^(\\d{1,3}) ?[x×] ?(.+)$", Pattern.CASE_INSENSITIVE);
@@ -58,6 +59,7 @@ public final class EnvKeyValueParser implements ArtifactParser {
     private static final Pattern TORCH_WHEEL_INDEX = Pattern.compile("/whl/(?:(cu\\d{2,3})|(cpu))\\b");
     private static final Pattern TORCH_WHEEL_TAG = Pattern.compile("(?<![\\w.-])torch-(\\d{1,2}\\.\\d{1,2}(?:\\.\\d{1,3})?)\\+(?:cu(\\d{2,3})|(cpu))\\b");
     private static final Pattern REMARK = Pattern.compile("\\s*\\([^()]{0,200}\\)\\s*$");
+    private static final Pattern FORM_HEADING = Pattern.compile("^#{2,4}\\s+(\\S.{0,80})$");
     private static final Set<String> NO_GPU = Set.of("none", "no", "no gpu", "cpu", "cpu only", "n/a", "-", "0");
 
     /** What a key states. */
@@ -77,20 +79,61 @@ public final class EnvKeyValueParser implements ArtifactParser {
     public ParseResult parse(ParseInput input) throws IOException {
         ParseResult.Builder out = new ParseResult.Builder();
         PlatformDraft platform = new PlatformDraft();
-        ArtifactLines.forEach(input, ArtifactLines.SHORT_LINES, out, (number, text) -> line(input, out, platform, number, text));
+        // a GitHub issue form puts each answer under a "### Question" heading: the heading is the key of the
+        // first line below it ("### TensorFlow version", blank, "2.14.0")
+        String[] heading = {null};
+        ArtifactLines.forEach(input, ArtifactLines.SHORT_LINES, out, (number, text) -> {
+            Matcher h = FORM_HEADING.matcher(text);
+            if (h.matches()) {
+                heading[0] = h.group(1).strip();
+                return;
+            }
+            if (heading[0] != null && !text.isBlank()) {
+                String key = heading[0];
+                heading[0] = null;
+                if (text.indexOf(':') < 0 && KEYS.containsKey(keyOf(key))) {
+                    line(input, out, platform, number, text, key + ": " + text.strip());
+                    return;
+                }
+            }
+            line(input, out, platform, number, text, text);
+        });
         platform.emit(out);
         return out.build();
     }
 
-    private static void line(ParseInput input, ParseResult.Builder out, PlatformDraft platform, long number, String text) {
+    /** The normalized key of a key as written. */
+    private static String keyOf(String written) {
+        String key = VersionText.packageName(written.replace(' ', '-').replace('/', '-'));
+        if (!KEYS.containsKey(key)) {
+            for (String part : key.split("-(?:and|&)-", 2)) {
+                if (KEYS.containsKey(part)) {
+                    return part;
+                }
+            }
+        }
+        return key;
+    }
+
+    /**
+     * Reads one line; {@code read} is what to read of it (the line itself, or "Heading: line" under an issue form's
+     * heading), the source always cites the line as written.
+     */
+    private static void line(ParseInput input, ParseResult.Builder out, PlatformDraft platform, long number, String text, String read) {
         if (text.isBlank() || text.length() > 1000 || text.startsWith("#")) {
             return;
         }
-        Matcher m = KEY_VALUE.matcher(text);
+        // a Markdown form's bold key ("**Hypervisor:** Proxmox") is a key like any other
+        Matcher m = KEY_VALUE.matcher(read.replace("**", ""));
         if (!m.matches()) {
+            // a sentence or a bare requirement ("jaxlib==0.1.62"): what its words introduce
+            SourceRef ref = input.at(number, text);
+            EnvProse.read(text, ref, out, platform, true);
+            pins(out, "", text, ref);
             return;
         }
-        String key = VersionText.packageName(m.group(1).replace(' ', '-').replace('/', '-'));
+        // "GPU model and memory: RTX 2080", "cuda & cuda-tools: 11.3.0-1": a key of two joined keys states the first
+        String key = keyOf(m.group(1));
         String value = m.group(2).strip();
         if (value.isEmpty()) {
             return;
@@ -98,6 +141,7 @@ public final class EnvKeyValueParser implements ArtifactParser {
         SourceRef ref = input.at(number, text);
         Key known = KEYS.get(key);
         if (known == null) {
+            EnvProse.read(text, ref, out, platform, false);
             String v = VersionText.leading(value);
             if (v != null && !key.isEmpty()) {
                 PackageFacts.emit(out, key, v, ORIGIN, ref);
@@ -111,7 +155,16 @@ public final class EnvKeyValueParser implements ArtifactParser {
         switch (known) {
             case OS -> platform.os(REMARK.matcher(value).replaceAll(""), ref);
             case ARCH -> platform.arch(value.split("\\s+")[0], ref);
-            case CPU -> platform.cpu(REMARK.matcher(value).replaceAll(""), ref);
+            case CPU -> {
+                // /proc/cpuinfo's "processor : 0" is the CPU's index, not its model
+                if (!value.chars().allMatch(Character::isDigit)) {
+                    if (key.equals("model-name")) {
+                        platform.cpuFromMachine(REMARK.matcher(value).replaceAll(""), ref);
+                    } else {
+                        platform.cpu(REMARK.matcher(value).replaceAll(""), ref);
+                    }
+                }
+            }
             case CPU_FLAGS -> platform.flags(value, ref);
             case PYTHON -> {
                 if (version != null) {

@@ -25,6 +25,7 @@ final class PlatformDraft {
     private String arch;
     private String python;
     private String cpu;
+    private boolean cpuFromMachine;
     private final Set<String> flags = new LinkedHashSet<>();
     private final List<SourceRef> sources = new ArrayList<>();
 
@@ -73,6 +74,18 @@ final class PlatformDraft {
     void cpu(String value, SourceRef ref) {
         if (cpu == null && value != null && !value.isBlank()) {
             cpu = value.strip();
+            add(ref);
+        }
+    }
+
+    /**
+     * Records the CPU model as the machine reports it ({@code lscpu}, {@code /proc/cpuinfo} "model name"): it
+     * replaces a model a person wrote ("Intel Core i3" above a pasted cpuinfo that says "Common KVM processor").
+     */
+    void cpuFromMachine(String value, SourceRef ref) {
+        if (value != null && !value.isBlank() && !cpuFromMachine) {
+            cpu = value.strip();
+            cpuFromMachine = true;
             add(ref);
         }
     }

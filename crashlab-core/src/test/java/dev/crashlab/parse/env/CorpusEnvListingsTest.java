@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Checks the environment facts read from the real listings in {@code ../shared/corpus/env-listings}
  * against their {@code <name>.expected.json} (sniffed and parsed as the service does), and that every
- * crash bundle's {@code env.txt} parses without a parser failure.
+ * crash bundle's {@code env.txt} (of {@code ../shared/corpus} and, where present, {@code ../shared/corpus-fresh})
+ * parses without a parser failure and has a fact for each signal it states.
  *
  * <p>Every expected field counts: a value must be found in a fact; a {@code null} ("Could not collect",
  * "N/A", silent) must stay unknown (no fact may claim a value). Fields not found are listed in
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.Test;
 class CorpusEnvListingsTest {
 
     private static final Path CORPUS = Path.of("../shared/corpus");
+    private static final Path FRESH_BUNDLES = Path.of("../shared/corpus-fresh/crash-bundles");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The fewest expected fields that must be found, of all fields in all expected files. */
@@ -60,6 +62,21 @@ class CorpusEnvListingsTest {
             // nvcc 7.5 stamps "CDT" like macOS toolkits (CUDA <= 10.2 shipped for macOS too), so the zone alone
             // does not tell Linux; the other cue is a "user@host:~$" prompt, which macOS and WSL print too
             Map.entry("nvcc-linux-cuda7.5-with-prompt#os", "pre-CUDA-11 time zone stamp and a shell prompt do not state the OS"));
+
+    /**
+     * Signals of a bundle's env.txt that no fact kind holds, as {@code bundle: signal}, each with the reason. Only
+     * what the environment reader has no place for may be listed (never a version, GPU, OS or CPU the file states).
+     */
+    static final Map<String, String> SIGNALS_NO_FACT_HOLDS = Map.ofEntries(
+            // nvidia-smi's banner line pasted below `nvcc -V` output; the file is read as nvcc output (its only
+            // listing), and the nvcc reader reads the toolkit, not a driver banner
+            Map.entry("c157: Driver Version: 375.26", "an nvidia-smi banner line inside an nvcc -V paste"),
+            // the hypervisor a VM runs on: no fact kind describes virtualisation (the CPU model the VM shows,
+            // "Common KVM processor", is read)
+            Map.entry("c201: **Hypervisor:** Proxmox", "no fact kind for the hypervisor"),
+            // a GPU miner's kernel-launch settings (bfactor / bsleep: how long each kernel runs before it yields);
+            // no fact kind for an application's own GPU settings
+            Map.entry("c210: \"bfactor\" : 0, \"bsleep\" :  0", "no fact kind for an application's GPU scheduling settings"));
 
     @Test
     void everyExpectedEnvironmentFactIsFound() throws IOException {
@@ -112,9 +129,16 @@ class CorpusEnvListingsTest {
     void everyCrashBundleEnvFileParsesAndCoversItsSignals() throws IOException {
         Path bundles = CORPUS.resolve("crash-bundles");
         Assumptions.assumeTrue(Files.isDirectory(CORPUS), "../shared/corpus not present: corpus tests run only beside it");
-        List<Path> envFiles;
-        try (Stream<Path> s = Files.list(bundles)) {
-            envFiles = s.map(d -> d.resolve("env.txt")).filter(Files::isRegularFile).sorted().toList();
+        List<Path> envFiles = new ArrayList<>();
+        // the fresh bundles (c151 on) too, where present: their env.txt is what people pasted, not key: value lines
+        for (Path folder : List.of(bundles, FRESH_BUNDLES)) {
+            if (!Files.isDirectory(folder)) {
+                System.out.println(folder + " not present: its env.txt files are not checked");
+                continue;
+            }
+            try (Stream<Path> s = Files.list(folder)) {
+                envFiles.addAll(s.map(d -> d.resolve("env.txt")).filter(Files::isRegularFile).sorted().toList());
+            }
         }
         assertThat(envFiles).isNotEmpty();
         Map<String, Integer> counts = new TreeMap<>();
@@ -140,11 +164,19 @@ class CorpusEnvListingsTest {
         }
         System.out.println("facts per crash-bundle env.txt: " + counts);
         System.out.println("env.txt signals covered by a fact: " + (signals - uncovered.size()) + "/" + signals);
-        assertThat(uncovered).as("env.txt signals no fact's source covers").isEmpty();
+        Set<String> unexplained = new TreeSet<>(uncovered);
+        unexplained.removeAll(SIGNALS_NO_FACT_HOLDS.keySet());
+        Set<String> nowCovered = new TreeSet<>(SIGNALS_NO_FACT_HOLDS.keySet());
+        nowCovered.removeAll(uncovered);
+        if (!Files.isDirectory(FRESH_BUNDLES)) {
+            nowCovered.removeIf(k -> Integer.parseInt(k.substring(1, k.indexOf(':'))) >= 151);
+        }
+        assertThat(unexplained).as("env.txt signals no fact's source covers").isEmpty();
+        assertThat(nowCovered).as("SIGNALS_NO_FACT_HOLDS that a fact now covers: remove them").isEmpty();
     }
 
     private static ParseResult parse(Path file) throws IOException {
-        String name = CORPUS.relativize(file).toString();
+        String name = file.startsWith(CORPUS) ? CORPUS.relativize(file).toString() : file.getParent().getFileName() + "/" + file.getFileName();
         ArtifactType type = new ArtifactSniffer().sniff(name, file);
         ParseResult result = Parsers.parse(new ParseInput(name, type, file));
         assertThat(result.problems()).as("problems of %s (%s)", name, type)
