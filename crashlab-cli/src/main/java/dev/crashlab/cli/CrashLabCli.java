@@ -16,6 +16,8 @@ import picocli.CommandLine.Command;
 @Command(
         name = "crashlab",
         mixinStandardHelpOptions = true,
+        // every command inherits --help and --version: `bin/crashlab <command> --help` is what the docs point to
+        scope = CommandLine.ScopeType.INHERIT,
         versionProvider = CrashLabCli.Version.class,
         description = "Diagnoses crashed GPU deep-learning jobs from their crash bundles.",
         subcommands = {VersionCommand.class, InspectCommand.class, FactsCommand.class, EvtxCommand.class,

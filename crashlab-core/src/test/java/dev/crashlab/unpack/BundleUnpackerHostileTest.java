@@ -116,7 +116,7 @@ class BundleUnpackerHostileTest {
     }
 
     @Test
-    void explainsAZipSlipInTheWordsOfTheDesign() throws Exception {
+    void explainsAZipSlipNamingTheEntryAndTheArchive() throws Exception {
         BundleRejectedException e = refused(Kind.UNSAFE_PATH, "bundle.zip", zip("../../etc/passwd", "root:x:0:0"));
 
         assertEquals("archive entry `../../etc/passwd` in `bundle.zip` escapes the bundle: refused", e.getMessage());

@@ -12,7 +12,7 @@ import java.util.List;
  * dtype, mixed precision, layout, inference or a training step, the optimizer) and the reporter's GPU memory.
  *
  * <p>NOTE: this is the unit that travels between the UI, the job queue and the child process; its JSON form
- * ({@link ReproSpecJson}, {@code "format": 1}) is documented in README.md ("Reproduction"). Any Jackson mapper
+ * ({@link ReproSpecJson}, {@code "format": 1}) is documented in docs/reproduction.md. Any Jackson mapper
  * writes and reads a spec in that form (the annotations below), so a record holding one (a claimed job, a job
  * view, a draft) needs no conversion of its own; reading a bad document fails with every bad field's path. {@code notes} say
  * what {@link ReproSpecs#fromFacts} could not read from the bundle and assumed instead.

@@ -96,7 +96,7 @@ public interface CrashLabConfig {
     /** Web hardening: which Host names the server answers to. */
     Http http();
 
-    /** Host and Origin checks (see README "Hardening defaults"). */
+    /** Host and Origin checks (see docs/operators.md, "Hardening defaults"). */
     interface Http {
         /**
          * Host names (without port) requests may carry besides the loopback names (localhost, 127.0.0.1,
@@ -114,7 +114,7 @@ public interface CrashLabConfig {
         int maxEventStreamsPerUser();
     }
 
-    /** The past-crash index on disk and how it keeps up with other servers (README "Several servers"). */
+    /** The past-crash index on disk and how it keeps up with other servers (docs/operators.md, "Several servers"). */
     CrashIndexSettings crashIndex();
 
     /** Where the past-crash index lives and how often it reads the database's change log. */

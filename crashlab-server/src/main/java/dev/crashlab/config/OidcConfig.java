@@ -7,7 +7,7 @@ import java.util.Optional;
 /**
  * Single sign-on with an OpenID Connect provider ({@code crashlab.oidc.*}; env {@code CRASHLAB_OIDC_*}).
  * The provider itself is configured with Quarkus' own settings ({@code quarkus.oidc.auth-server-url},
- * {@code quarkus.oidc.client-id}, {@code quarkus.oidc.credentials.secret}); see README "Single sign-on".
+ * {@code quarkus.oidc.client-id}, {@code quarkus.oidc.credentials.secret}); see docs/operators.md.
  */
 public interface OidcConfig {
 

@@ -6,7 +6,7 @@ import io.smallrye.config.WithDefault;
 import java.time.Duration;
 import java.util.Optional;
 
-/** How long bundles are kept and how much each user may store ({@code crashlab.retention.*}; README "Retention"). */
+/** How long bundles are kept and how much each user may store ({@code crashlab.retention.*}; docs/operators.md). */
 @ConfigMapping(prefix = "crashlab.retention")
 public interface RetentionConfig {
 

@@ -16,11 +16,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The shape DESIGN.md asks for, checked on the compiled classes of the server's class path (core, conv, repro and
- * server): capabilities (top-level packages under {@code dev.crashlab}, each with its sub-packages; a capability's
- * Quarkus layer, {@code <capability>.service}, is a capability of its own) depend on each other one way only; the
- * plain-Java modules never reach the server's packages; the convolution engine imports nothing else from CrashLab;
- * and only {@code web/} knows HTTP. A new cycle or a service that throws or imports web types fails here.
+ * The shape docs/architecture.md describes ("Rules that keep the shape"), checked on the compiled classes of the
+ * server's class path (core, conv, repro and server): capabilities (top-level packages under {@code dev.crashlab}, each
+ * with its sub-packages; a capability's Quarkus layer, {@code <capability>.service}, is a capability of its own) depend
+ * on each other one way only; the plain-Java modules never reach the server's packages; the convolution engine imports
+ * nothing else from CrashLab; and only {@code web/} knows HTTP. A new cycle or a service that throws or imports web
+ * types fails here.
  */
 class ArchitectureTest {
 

@@ -13,10 +13,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the plain-Java modules plain (DESIGN.md): the CLI and the reproduction child process load them without a
- * Quarkus container or a database, so their sources must not import Quarkus, CDI, JAX-RS, JPA or Vert.x. (Their
- * poms have no Quarkus dependency, so such an import would not compile; this also catches one that arrives
- * transitively.)
+ * Keeps the plain-Java modules plain (docs/architecture.md, "Rules that keep the shape"): the CLI and the reproduction
+ * child process load them without a Quarkus container or a database, so their sources must not import Quarkus, CDI,
+ * JAX-RS, JPA or Vert.x. (Their poms have no Quarkus dependency, so such an import would not compile; this also catches
+ * one that arrives transitively.)
  */
 class CorePackagesTest {
 
