@@ -35,6 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * collector wraps, as it does when run in WSL2 beside the Windows job; the WSL2 cause's log shows WSL2's driver folder.
  * The collector's own env.txt then describes this machine, not the job's: the job's output decides its OS.
  */
+@org.junit.jupiter.api.Tag("slow")
 class CollectorPerArticleTest {
 
     static final Path SCRIPT = Path.of("collector/collect-crash-bundle.sh").toAbsolutePath();
