@@ -93,7 +93,7 @@ class CorpusGroupsTest {
         assertThat(cases.size()).isGreaterThanOrEqualTo(79);
         // most crashes have a decisive line: a signature that groups nothing would pass the rest trivially
         assertThat(grouped).as("bundles in a group").isGreaterThan(cases.size() / 2);
-        causes.forEach((key, labels) -> assertThat(labels).as("causes of group " + key + ": " + members.get(key)).hasSize(1));
+        causes.forEach((key, held) -> assertThat(held).as("causes of group " + key + ": " + members.get(key)).hasSize(1));
     }
 
     /** Whether the fact was read from a line that is neither informational nor of an event the diagnosis set aside. */
