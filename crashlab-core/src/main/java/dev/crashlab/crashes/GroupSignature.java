@@ -139,14 +139,13 @@ public final class GroupSignature {
 
     /** The group signature of a crash with these facts and diagnosis ({@code null} if none). */
     public static Result of(List<Fact> facts, Diagnosis diagnosis) {
-        return run(RULES, facts, diagnosis, SignatureLists.shipped());
+        return run(RULES, facts, diagnosis == null ? List.of() : diagnosis.otherEvents(), SignatureLists.shipped());
     }
 
-    static Result run(List<Rule> rules, List<Fact> facts, Diagnosis diagnosis, SignatureLists lists) {
+    /** Runs {@code rules} over the facts; {@code setAsideEvents} are the source lines of the events the diagnosis set aside. */
+    static Result run(List<Rule> rules, List<Fact> facts, List<SourceRef> setAsideEvents, SignatureLists lists) {
         Set<String> setAside = new HashSet<>();
-        if (diagnosis != null) {
-            diagnosis.otherEvents().forEach(s -> setAside.add(where(s)));
-        }
+        setAsideEvents.forEach(s -> setAside.add(where(s)));
         List<Fact> kept = new ArrayList<>();
         for (Fact f : facts) {
             if (!(f instanceof dev.crashlab.fact.ConfirmedCrash)) { // another bundle's confirmation, not this crash

@@ -2,7 +2,6 @@ package dev.crashlab.crashes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.crashlab.diagnose.Diagnosis;
 import dev.crashlab.fact.ExitStatus;
 import dev.crashlab.fact.Fact;
 import dev.crashlab.fact.KernelPowerEvent;
@@ -44,13 +43,9 @@ class GroupSignatureTest {
         return new ExitStatus(code, hex, name, null, kind, List.of(at(99, "exit code " + code)));
     }
 
-    static Diagnosis setting(List<SourceRef> setAside) {
-        return new Diagnosis(List.of(), List.of(), List.of(), List.of(), "test", setAside, setAside.size());
-    }
-
     /** The parts {@code rules} make of {@code facts} (no diagnosis). */
     static List<String> parts(List<GroupSignature.Rule> rules, List<Fact> facts) {
-        return GroupSignature.run(rules, facts, null, SignatureLists.shipped()).parts();
+        return GroupSignature.run(rules, facts, List.of(), SignatureLists.shipped()).parts();
     }
 
     static Arguments row(String what, List<Fact> facts, List<String> parts) {
@@ -65,7 +60,7 @@ class GroupSignatureTest {
             KernelPowerEvent power = new KernelPowerEvent(null, List.of(), null, null, List.of(reboot));
             XidEvent xid = new XidEvent(79, null, null, null, null, "Xid 79", List.of(at(3, "NVRM: Xid 79")));
             GroupSignature.Result r = GroupSignature.run(List.of(new GroupSignature.SetAsideEvents(), new GroupSignature.NativeEvents()),
-                    List.of(power, xid), setting(List.of(reboot)), SignatureLists.shipped());
+                    List.of(power, xid), List.of(reboot), SignatureLists.shipped());
             assertThat(r.parts()).containsExactly("Xid 79");
             assertThat(r.notes()).anyMatch(n -> n.startsWith("set-aside-events: left out 1 fact(s)") && n.contains("KernelPowerEvent"));
         }
@@ -75,7 +70,7 @@ class GroupSignatureTest {
             SourceRef reboot = new SourceRef("System.evtx", 62782, "Kernel-Power 41");
             KernelPowerEvent power = new KernelPowerEvent(null, List.of(), null, null, List.of(reboot));
             GroupSignature.Result r = GroupSignature.run(List.of(new GroupSignature.SetAsideEvents(), new GroupSignature.NativeEvents()),
-                    List.of(power), setting(List.of()), SignatureLists.shipped());
+                    List.of(power), List.of(), SignatureLists.shipped());
             assertThat(r.parts()).containsExactly("Kernel-Power 41");
             assertThat(r.notes()).noneMatch(n -> n.startsWith("set-aside-events"));
         }
@@ -333,7 +328,7 @@ class GroupSignatureTest {
             }
         };
         GroupSignature.Result r = GroupSignature.run(List.of(broken, new GroupSignature.StatusCodes()), List.of(code("cudaErrorAssert")),
-                null, SignatureLists.shipped());
+                List.of(), SignatureLists.shipped());
         assertThat(r.parts()).containsExactly("cudaErrorAssert");
         assertThat(r.notes()).anyMatch(n -> n.startsWith("broken: failed") && n.contains("boom"));
     }
