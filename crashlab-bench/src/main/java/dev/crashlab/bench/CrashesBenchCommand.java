@@ -203,7 +203,7 @@ final class CrashesBenchCommand implements Callable<Integer> {
             String name = "libsynth" + lib + ".so";
             terms.add(new SignatureTerm("lib:" + name, "cannot load " + name, true));
         }
-        return new CrashSignature(terms.stream().distinct().toList(), seed.text() + "\n\nsynthetic run " + i);
+        return seed.with(terms.stream().distinct().toList(), seed.text() + "\n\nsynthetic run " + i);
     }
 
     // The naive similar-crash search: score every other signature the same way CrashIndex does.

@@ -92,7 +92,7 @@ final class DiagnoseCommand implements Callable<Integer> {
             if (n++ >= top) {
                 break;
             }
-            out.printf(Locale.ROOT, "%d. %-40s %-8s  %s%n", n, h.id(), h.strength().written(), h.title());
+            out.printf(Locale.ROOT, "%d. %-40s %-8s  %s%n", n, h.id(), h.shownStrength(d, n - 1).written(), h.title());
             for (Evidence e : h.evidence()) {
                 out.printf("     + %s%s%n", e.text(), where(e));
             }

@@ -91,7 +91,7 @@ final class CudaVsFrameworkBuild implements CompatCheck {
             }
         }
         Observed tf = s.framework("tensorflow");
-        if (tf != null) {
+        if (tf != null && !s.sourceBuild("tensorflow")) { // a source build is built for what its builder had, not the release's table
             CsvTable.Row row = CompatLookup.tensorflowBuild(data, tf.value(), s.buildPlatform());
             if (row != null && !row.get("cuda").isBlank()) {
                 return new Expected(row.get("cuda"), "TF " + Versions.majorMinor(tf.value()) + " expects CUDA " + row.get("cuda"), List.of(tf.fact()));
@@ -159,6 +159,9 @@ final class CudaVsFrameworkBuild implements CompatCheck {
      */
     private static CompatOutcome noBuildFor(SoftwareStack s, CompatData data) {
         Fact tf = s.tensorflowEvidence();
+        if (s.sourceBuild("tensorflow")) {
+            return CompatOutcome.unknown(ID, "TensorFlow was built from source; the bundle does not say for which CUDA");
+        }
         List<CsvTable.Row> rows = data.rows(CompatData.TENSORFLOW_BUILDS).stream()
                 .filter(r -> s.buildPlatform() == null || s.buildPlatform().equalsIgnoreCase(r.get("platform"))).toList();
         if (tf == null || s.cudaPresent().isEmpty() || rows.isEmpty()) {

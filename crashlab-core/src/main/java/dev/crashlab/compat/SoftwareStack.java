@@ -42,6 +42,7 @@ public final class SoftwareStack {
     private final List<Observed> pythons = new ArrayList<>();
     private final List<Observed> osFamilies = new ArrayList<>();
     private Fact tensorflowTrace;
+    private final java.util.Set<String> sourceBuilds = new java.util.HashSet<>();
 
     private SoftwareStack(List<Fact> facts) {
         this.facts = List.copyOf(facts);
@@ -90,6 +91,10 @@ public final class SoftwareStack {
         String c = v.component() == null ? "" : v.component().toLowerCase(Locale.ROOT);
         String origin = v.origin() == null ? "" : v.origin().toLowerCase(Locale.ROOT);
         boolean wanted = origin.contains("missing") || origin.contains("compiled with") || origin.contains("built for");
+        if (c.endsWith("-source-build") && "true".equalsIgnoreCase(v.version())) {
+            sourceBuilds.add(normaliseFramework(c.substring(0, c.length() - "-source-build".length())));
+            return;
+        }
         switch (c) {
             case "tensorflow", "tensorflow-gpu", "tensorflow-cpu", "tf-nightly", "tensorflow-intel" ->
                     frameworks.add(new Observed("tensorflow " + v.version(), v));
@@ -169,6 +174,14 @@ public final class SoftwareStack {
     public Observed framework(String name) {
         return frameworks.stream().filter(o -> o.value().startsWith(name + " "))
                 .map(o -> new Observed(o.value().substring(name.length() + 1), o.fact())).findFirst().orElse(null);
+    }
+
+    /**
+     * Whether the bundle says the framework ({@code tensorflow}, {@code torch}) was built from source: the stock
+     * release's tested CUDA and cuDNN then say nothing about it (only its own {@code BuildInfo} does).
+     */
+    public boolean sourceBuild(String framework) {
+        return sourceBuilds.contains(framework);
     }
 
     /** The framework builds stated ({@code BuildInfo}). */

@@ -27,16 +27,25 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What a crash bundle can share with earlier ones: its {@link SignatureTerm}s (from its facts and its likely cause)
- * and the text that full-text search over past crashes reads (error lines, exceptions, file names).
+ * What a crash bundle can share with earlier ones: its {@link SignatureTerm}s (from its facts and its likely cause),
+ * the text that full-text search over past crashes reads (error lines, exceptions, file names), and its group
+ * signature ({@link GroupSignature}: which failure it is).
  *
  * <p>NOTE: built from facts and the diagnosis only, never from raw text, so that two uploads of the same crash
- * written by different tools (a console log and an Event Viewer export) meet on the same terms.
+ * written by different tools (a console log and an Event Viewer export) meet on the same terms. Facts read only
+ * from informational lines and Windows events the diagnosis set aside are left out of the terms and the group.
+ * A stored signature whose {@code version} is older than {@link #VERSION} is computed again.
  *
+ * @param version the {@link GroupSignature#VERSION} it was made with (0 when stored before versions)
  * @param terms distinct by key, in the order found
  * @param text one passage per line, at most {@link #MAX_TEXT} characters
+ * @param group the group signature's parts (empty: the crash joins no group)
+ * @param notes what each group signature rule did
  */
-public record CrashSignature(List<SignatureTerm> terms, String text) {
+public record CrashSignature(int version, List<SignatureTerm> terms, String text, List<String> group, List<String> notes) {
+
+    /** The version signatures are made with now. */
+    public static final int VERSION = GroupSignature.VERSION;
 
     /** The most characters of searchable text kept per bundle. */
     public static final int MAX_TEXT = 16_384;
@@ -50,6 +59,24 @@ public record CrashSignature(List<SignatureTerm> terms, String text) {
 
     public CrashSignature {
         terms = List.copyOf(terms);
+        text = text == null ? "" : text;
+        group = group == null ? List.of() : List.copyOf(group);
+        notes = notes == null ? List.of() : List.copyOf(notes);
+    }
+
+    /** A signature of the current version with these terms and text, in no group (tests, synthetic crashes). */
+    public CrashSignature(List<SignatureTerm> terms, String text) {
+        this(VERSION, terms, text, List.of(), List.of());
+    }
+
+    /** This signature with other terms and text, its version and group kept. */
+    public CrashSignature with(List<SignatureTerm> newTerms, String newText) {
+        return new CrashSignature(version, newTerms, newText, group, notes);
+    }
+
+    /** Whether it was made by an older version of the rules (and must be computed again). */
+    public boolean stale() {
+        return version < VERSION;
     }
 
     /** The signature of a bundle named {@code name} with these files, facts and diagnosis ({@code null} if none). */
@@ -75,11 +102,9 @@ public record CrashSignature(List<SignatureTerm> terms, String text) {
                 add(terms, "cause", top.id(), top.title(), true);
             }
         }
+        GroupSignature.Result group = GroupSignature.of(facts, diagnosis);
         List<String> setting = new ArrayList<>(); // lines about the machine: searchable, after the crash's own lines
-        for (Fact f : facts) {
-            if (f instanceof dev.crashlab.fact.ConfirmedCrash) {
-                continue; // another bundle's confirmation, not something this bundle said
-            }
+        for (Fact f : group.kept()) { // (neither other bundles' confirmations, set-aside events nor INFO lines)
             int before = terms.size();
             switch (f) {
                 case ExitStatus e -> {
@@ -137,36 +162,22 @@ public record CrashSignature(List<SignatureTerm> terms, String text) {
             }
         }
         text.addAll(setting);
-        return new CrashSignature(List.copyOf(terms.values()), capped(text));
+        return new CrashSignature(VERSION, List.copyOf(terms.values()), capped(text), group.parts(), group.notes());
     }
-
-    /** The kinds that never decide a group: the likely cause changes with the KB, the rest is the setting. */
-    private static final Set<String> NOT_GROUPED = Set.of("cause");
 
     /**
-     * The group this crash joins: a hash of its specific terms but the likely cause (normalised: lower case,
-     * sorted), so crashes with the same codes, libraries, modules and events meet whatever their setting; null
-     * for a crash with no specific term.
+     * The group this crash joins: a hash of its group signature ({@link GroupSignature}), so crashes that failed the
+     * same way meet whatever their setting; null for a crash with no decisive part, or a signature of an older
+     * version (it is computed again).
      */
     public String groupKey() {
-        List<String> keys = terms.stream().filter(SignatureTerm::specific).filter(t -> !NOT_GROUPED.contains(t.kind()))
-                .map(SignatureTerm::key).sorted().distinct().toList();
-        if (keys.isEmpty()) {
-            return null;
-        }
-        try {
-            byte[] h = java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(String.join("\n", keys).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            return java.util.HexFormat.of().formatHex(h, 0, 6);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return stale() ? null : GroupSignature.key(group);
     }
 
-    /** What the group has in common, as the UI names it: the labels of the terms behind {@link #groupKey()}. */
+    /** How the UI names the group: its signature's parts, from the crash's decisive lines. */
     public String groupLabel() {
-        return String.join(" · ", terms.stream().filter(SignatureTerm::specific).filter(t -> !NOT_GROUPED.contains(t.kind()))
-                .sorted(java.util.Comparator.comparing(SignatureTerm::key)).map(SignatureTerm::label).limit(4).toList());
+        String label = String.join(" · ", group);
+        return label.length() > 2 * MAX_LABEL ? label.substring(0, 2 * MAX_LABEL) + " …" : label;
     }
 
     /** The likely cause worth sharing: the first hypothesis with specific evidence, or null. */

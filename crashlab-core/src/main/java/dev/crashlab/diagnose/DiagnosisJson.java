@@ -25,12 +25,13 @@ public final class DiagnosisJson {
         ArrayNode equals = root.putArray("equals");
         d.equals().forEach(equals::add);
         ArrayNode hs = root.putArray("hypotheses");
+        int rank = 0;
         for (Hypothesis h : d.hypotheses()) {
             ObjectNode o = hs.addObject();
             o.put("id", h.id());
             o.put("title", h.title());
             o.put("category", h.category());
-            o.put("strength", h.strength().written());
+            o.put("strength", h.shownStrength(d, rank++).written()); // never "strong" where the verdict does not back it
             o.put("confidence", h.confidence());
             o.put("score", h.score());
             evidence(o.putArray("evidence"), h.evidence());

@@ -42,6 +42,18 @@ public record Hypothesis(String id, String title, String category, double confid
     /** Counter-evidence at or above this weight keeps a hypothesis from being strong. */
     static final double STRONG_AGAINST = 0.5;
 
+    /**
+     * The strength a report shows for this cause, ranked {@code rank} (0 = top) in diagnosis {@code d}: its
+     * {@link #strength()}, but never {@code strong} for a cause the verdict does not back (any cause below the top
+     * one, or every cause of a verdict other than {@code diagnosed}): "strong evidence" beside an answer the verdict
+     * calls a guess, or under the answer it chose, reads as the opposite of what the report means.
+     */
+    public Strength shownStrength(Diagnosis d, int rank) {
+        Strength s = strength();
+        boolean backed = rank == 0 && d.verdict() == Diagnosis.Verdict.DIAGNOSED;
+        return s == Strength.STRONG && !backed ? Strength.MODERATE : s;
+    }
+
     /** The strength of this hypothesis's evidence. */
     public Strength strength() {
         double miss = 1;

@@ -42,7 +42,7 @@ public final class BundleReader {
      * The reader's version, stored with what it read. Raise it when a parser's output changes in a way stored
      * bundles should see: the server reads stored bundles again in the background.
      */
-    public static final int VERSION = 2;
+    public static final int VERSION = 3; // 3: env files state source builds (tensorflow-source-build, its BuildInfo)
 
     private static final int CHUNK = 64 * 1024;
 

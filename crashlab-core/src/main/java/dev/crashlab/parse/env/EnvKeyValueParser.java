@@ -58,6 +58,10 @@ public final class EnvKeyValueParser implements ArtifactParser {
     private static final Pattern GPU_MEMORY = Pattern.compile("^(.*?)\\s*\\b(\\d{1,6}(?:\\.\\d{1,2})?) ?(GB|GiB|G|MB|MiB)$", Pattern.CASE_INSENSITIVE);
     private static final Pattern TORCH_WHEEL_INDEX = Pattern.compile("/whl/(?:(cu\\d{2,3})|(cpu))\\b");
     private static final Pattern TORCH_WHEEL_TAG = Pattern.compile("(?<![\\w.-])torch-(\\d{1,2}\\.\\d{1,2}(?:\\.\\d{1,3})?)\\+(?:cu(\\d{2,3})|(cpu))\\b");
+    /** A value saying the framework was built from source ({@code compiled from source}, TF's {@code _python_build}). */
+    private static final Pattern SOURCE_BUILD = Pattern.compile("(?i)\\b(?:compiled|built|build|installed)\\s{1,4}from\\s{1,4}(?:the\\s{1,4})?source\\b|\\b_python_build\\b");
+    private static final Pattern SOURCE_CUDA = Pattern.compile("(?i)\\bcuda(?:\\s{0,4}toolkit)?\\s{0,4}v?(\\d{1,2}(?:\\.\\d{1,2})?)\\b");
+    private static final Pattern SOURCE_CUDNN = Pattern.compile("(?i)\\bcudnn\\s{0,4}v?(\\d{1,2}(?:\\.\\d{1,2}){0,2})\\b");
     private static final Pattern REMARK = Pattern.compile("\\s*\\([^()]{0,200}\\)\\s*$");
     private static final Pattern FORM_HEADING = Pattern.compile("^#{2,4}\\s+(\\S.{0,80})$");
     private static final Set<String> NO_GPU = Set.of("none", "no", "no gpu", "cpu", "cpu only", "n/a", "-", "0");
@@ -172,9 +176,13 @@ public final class EnvKeyValueParser implements ArtifactParser {
                     platform.python(version, ref);
                 }
             }
-            case TENSORFLOW -> PackageFacts.emit(out, key.equals("tensorflow-gpu") ? key : "tensorflow", version, ORIGIN, ref);
+            case TENSORFLOW -> {
+                PackageFacts.emit(out, key.equals("tensorflow-gpu") ? key : "tensorflow", version, ORIGIN, ref);
+                sourceBuild(out, "tensorflow", version, value, ref);
+            }
             case TORCH -> {
                 PackageFacts.emit(out, "torch", version, ORIGIN, ref);
+                sourceBuild(out, "torch", version, value, ref);
                 Matcher w = TORCH_WHEEL_INDEX.matcher(value);
                 if (version != null && w.find()) {
                     // a wheel from download.pytorch.org/whl/cu113 is a CUDA 11.3 build whatever its version says
@@ -199,6 +207,28 @@ public final class EnvKeyValueParser implements ArtifactParser {
             libraries(out, value, ref);
         }
         pins(out, key, value, ref);
+    }
+
+    /**
+     * A framework built from source ({@code tensorflow: 1.4.1 (compiled from source with cuda 9.1 and cudnn 7.1.1)}):
+     * {@code <framework>-source-build} = {@code true}, and the CUDA and cuDNN it names as its {@code BuildInfo}, so the
+     * checks compare against the build's own versions, never the stock release's table.
+     */
+    private static void sourceBuild(ParseResult.Builder out, String framework, String version, String value, SourceRef ref) {
+        Matcher m = SOURCE_BUILD.matcher(value);
+        if (!m.find()) {
+            return;
+        }
+        out.fact(new VersionFact(framework + "-source-build", "true", ORIGIN, List.of(ref)));
+        String rest = value.substring(m.end());
+        Matcher cuda = SOURCE_CUDA.matcher(rest);
+        Matcher cudnn = SOURCE_CUDNN.matcher(rest);
+        String cudaVersion = cuda.find() ? cuda.group(1) : null;
+        String cudnnVersion = cudnn.find() ? cudnn.group(1) : null;
+        if (cudaVersion != null || cudnnVersion != null) {
+            out.fact(new BuildInfo(framework, version == null ? null : VersionText.withoutLocal(version), cudaVersion, cudnnVersion,
+                    false, List.of(ref)));
+        }
     }
 
     private static void version(ParseResult.Builder out, String component, String version, SourceRef ref) {

@@ -41,6 +41,24 @@ class EnvParsersTest {
     }
 
     @Test
+    void aSourceBuildStatesItsOwnCudaAndCudnn() throws IOException {
+        List<Fact> facts = parse(new EnvKeyValueParser(), ArtifactType.ENV_KEY_VALUE,
+                "tensorflow: 1.4.1 (compiled from source with cuda 9.1 and cudnn 7.1.1)\n");
+        assertThat(facts).contains(
+                new VersionFact("tensorflow", "1.4.1", "env", List.of()),
+                new VersionFact("tensorflow-source-build", "true", "env", List.of()),
+                new BuildInfo("tensorflow", "1.4.1", "9.1", "7.1.1", false, List.of()));
+        // a source build that names no versions is still a source build, with no BuildInfo to compare against
+        List<Fact> bare = parse(new EnvKeyValueParser(), ArtifactType.ENV_KEY_VALUE, "tensorflow: built from source (_python_build)\n");
+        assertThat(bare).contains(new VersionFact("tensorflow-source-build", "true", "env", List.of()))
+                .noneMatch(BuildInfo.class::isInstance);
+        // a release wheel is no source build
+        assertThat(parse(new EnvKeyValueParser(), ArtifactType.ENV_KEY_VALUE, "tensorflow: 1.4.1 (pip wheel, cuda 8)\n"))
+                .noneMatch(f -> f instanceof VersionFact v && v.component().endsWith("-source-build"))
+                .noneMatch(BuildInfo.class::isInstance);
+    }
+
+    @Test
     void envValuesThatAreNotVersionsAreIgnored() throws IOException {
         assertThat(parse(new EnvKeyValueParser(), ArtifactType.ENV_KEY_VALUE,
                 "cuda: not known to the reporter\nide: Thonny\nram: 16GB\ntensorflow: GPU build (version not stated)\n")).isEmpty();

@@ -20,7 +20,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Groups of crashes (bundles whose specific signature terms are the same, {@link CrashSignature#groupKey()}), what
+ * Groups of crashes (bundles whose group signatures are the same, {@link CrashSignature#groupKey()}), what
  * sets a group apart from all bundles (Socorro's correlations), crashes per day by cause, and confirming a cause for a
  * whole group. All of it is counted from the past-crash index's doc values.
  */
@@ -41,12 +41,16 @@ public class CrashGroupService {
     /**
      * A group as the Groups page lists it.
      *
-     * @param label what its crashes share (codes, libraries, events)
+     * @param label what its crashes share: the parts of its signature, from the crashes' decisive lines
      * @param cause its most frequent likely or confirmed cause (id and title), or null
      * @param daily crashes per day over the last {@link #SPARK_DAYS} days, oldest first
+     * @param signatureVersion the version of the signature rules that made the group ({@link CrashSignature#VERSION})
+     * @param signature the signature's parts (exception and message, codes, libraries, events, exit status)
+     * @param signatureNotes what each signature rule did for the group's newest crash
      */
     public record Group(String key, String label, long count, Instant firstSeen, Instant lastSeen, String causeId,
-                        String causeTitle, long confirmed, List<Integer> daily) {}
+                        String causeTitle, long confirmed, List<Integer> daily, int signatureVersion, List<String> signature,
+                        List<String> signatureNotes) {}
 
     /**
      * One setting's value: its share inside the group and among all bundles.
@@ -227,6 +231,7 @@ public class CrashGroupService {
             daily.add(d);
         }
         return new Group(a.key, s == null ? a.key : s.groupLabel(), a.count, Instant.ofEpochMilli(a.first), Instant.ofEpochMilli(a.last),
-                cause, cause == null ? null : crashes.causeTitle(cause), a.confirmed, daily);
+                cause, cause == null ? null : crashes.causeTitle(cause), a.confirmed, daily, s == null ? CrashSignature.VERSION : s.version(),
+                s == null ? List.of() : s.group(), s == null ? List.of() : s.notes());
     }
 }

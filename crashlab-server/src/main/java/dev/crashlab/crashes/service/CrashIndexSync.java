@@ -5,6 +5,7 @@ import dev.crashlab.bundle.CrashChange;
 import dev.crashlab.config.CrashLabConfig;
 import dev.crashlab.crashes.ChangeCursor;
 import dev.crashlab.crashes.CrashIndex;
+import dev.crashlab.crashes.CrashSignature;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,6 +36,8 @@ final class CrashIndexSync {
     static final String MARK = "crashlab.change-mark";
     static final String ORIGIN = "crashlab.origin";
     static final String SYNCED = "crashlab.synced-at";
+    /** The {@link CrashSignature#VERSION} the index's signatures were made with. */
+    static final String SIGNATURES = "crashlab.signature-version";
     /** Change rows read per query. */
     static final int BATCH = 1000;
     private static final long HOUSEKEEPING_MILLIS = 3_600_000;
@@ -61,10 +64,14 @@ final class CrashIndexSync {
         this.cursor = new ChangeCursor(parse(data.get(MARK)), settings.gapWait());
     }
 
-    /** Whether the index must be built from the database: new, from another database, or older than the log keeps. */
+    /**
+     * Whether the index must be built from the database: new, from another database, older than the log keeps, or
+     * holding signatures of another version of the rules.
+     */
     boolean needsBuild() {
         Map<String, String> data = index.commitData();
-        if (!origin.equals(data.get(ORIGIN)) || data.get(MARK) == null) {
+        if (!origin.equals(data.get(ORIGIN)) || data.get(MARK) == null
+                || !Integer.toString(CrashSignature.VERSION).equals(data.get(SIGNATURES))) {
             return true;
         }
         long synced = parse(data.get(SYNCED));
@@ -184,7 +191,7 @@ final class CrashIndexSync {
 
     private void commit() {
         index.commit(Map.of(MARK, Long.toString(cursor.mark()), ORIGIN, origin,
-                SYNCED, Long.toString(System.currentTimeMillis())));
+                SYNCED, Long.toString(System.currentTimeMillis()), SIGNATURES, Integer.toString(CrashSignature.VERSION)));
     }
 
     // the database's origin token, written by the first server that asks

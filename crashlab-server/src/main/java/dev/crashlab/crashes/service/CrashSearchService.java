@@ -498,7 +498,7 @@ public class CrashSearchService implements ConfirmedCrashLookup {
             }
         }
         if (!missing.isEmpty()) {
-            LOG.infof("past-crash index: diagnosing %d bundle(s) that have no stored signature yet", missing.size());
+            LOG.infof("past-crash index: diagnosing %d bundle(s) that have no stored signature of version " + CrashSignature.VERSION + " yet", missing.size());
             missing.forEach(diagnoses::computeQuietly); // each lands in pending through indexed()
         }
         LOG.infof("past-crash index: built from the database, %d bundle(s) in %d ms", i.size() + missing.size(),
@@ -581,7 +581,7 @@ public class CrashSearchService implements ConfirmedCrashLookup {
             String json = Facts.json().writeValueAsString(fit);
             while (json.length() > BundleDiagnosis.MAX_SIGNATURE) {
                 String text = fit.text();
-                fit = new CrashSignature(text.isEmpty() ? fit.terms().subList(0, fit.terms().size() / 2) : fit.terms(),
+                fit = fit.with(text.isEmpty() ? fit.terms().subList(0, fit.terms().size() / 2) : fit.terms(),
                         text.substring(0, text.length() / 2));
                 json = Facts.json().writeValueAsString(fit);
             }
@@ -591,13 +591,17 @@ public class CrashSearchService implements ConfirmedCrashLookup {
         }
     }
 
-    /** The stored signature; empty when there is none or it cannot be read (it is computed again). */
+    /**
+     * The stored signature; empty when there is none, it cannot be read, or an older version of the rules made it
+     * (it is computed again: the index build diagnoses such bundles anew, which stores and logs the new signature).
+     */
     static Optional<CrashSignature> fromJson(String json) {
         if (json == null || json.isBlank()) {
             return Optional.empty();
         }
         try {
-            return Optional.of(Facts.json().readValue(json, CrashSignature.class));
+            CrashSignature s = Facts.json().readValue(json, CrashSignature.class);
+            return s.stale() ? Optional.empty() : Optional.of(s);
         } catch (IOException e) {
             LOG.warnf("a stored crash signature is not readable (%s); it is computed again", e.getMessage());
             return Optional.empty();

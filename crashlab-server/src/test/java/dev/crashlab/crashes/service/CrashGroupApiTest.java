@@ -70,6 +70,9 @@ class CrashGroupApiTest {
         Map<String, Object> g = groups.stream().filter(x -> key.equals(x.get("key"))).findFirst().orElseThrow();
         assertThat(((Number) g.get("count")).longValue()).isEqualTo(3);
         assertThat((String) g.get("label")).contains(lib);
+        assertThat(((Number) g.get("signatureVersion")).intValue()).isEqualTo(dev.crashlab.crashes.CrashSignature.VERSION);
+        assertThat((List<?>) g.get("signature")).anyMatch(p -> p.toString().contains(lib));
+        assertThat((List<?>) g.get("signatureNotes")).anyMatch(n -> n.toString().startsWith("library-loads: added"));
         assertThat((List<?>) g.get("daily")).hasSize(CrashGroupService.SPARK_DAYS);
         assertThat(((Number) ((List<?>) g.get("daily")).getLast()).intValue()).isEqualTo(3); // all three today
 

@@ -101,6 +101,26 @@ class PastCrashesApiTest {
     }
 
     @Test
+    void aSignatureOfAnOlderVersionIsComputedAgainWhenTheIndexIsBuilt() {
+        String lib = lib();
+        long a = upload("v1.log", log(lib, "v1.py"));
+        long b = upload("v2.log", log(lib, "v2.py"));
+        // a row as version 1 stored it: specific terms, no version, no group parts
+        String v1 = "{\"terms\":[{\"key\":\"exception:runtimeerror\",\"label\":\"RuntimeError\",\"specific\":true}],\"text\":\"v1\"}";
+        QuarkusTransaction.requiringNew().run(() -> BundleDiagnosis.<BundleDiagnosis>findById(a).signatureJson = v1);
+        crashes.forget();
+        assertThat(search(lib).getList("hits.bundleId", Long.class)).containsExactlyInAnyOrder(a, b);
+        String stored = QuarkusTransaction.requiringNew().call(() -> BundleDiagnosis.<BundleDiagnosis>findById(a).signatureJson);
+        assertThat(CrashSearchService.fromJson(stored)).get().satisfies(sig -> {
+            assertThat(sig.version()).isEqualTo(dev.crashlab.crashes.CrashSignature.VERSION);
+            assertThat(sig.group()).contains("cannot load " + lib);
+        });
+        // computed again, it joins the group of its twin
+        assertThat(search(lib).getList("hits.group", String.class)).doesNotContainNull().containsOnly(
+                search(lib).getList("hits.group", String.class).getFirst());
+    }
+
+    @Test
     void badRequestsAreProblemsNotErrors() {
         given().when().get("/api/bundles/search").then().statusCode(400).contentType(containsString("application/problem+json"))
                 .body("detail", containsString("?q="));
