@@ -123,7 +123,7 @@ function CrashSearchPage({ q, pageNumber }: { q: string; pageNumber: number }) {
         ))}
         {total > 0 && (
           <p className="export-links" data-testid="export-links">
-            Download these {total.toLocaleString()} crashes as{' '}
+            Download {total === 1 ? 'this crash' : `these ${total.toLocaleString()} crashes`} as{' '}
             <a href={exportUrl(q, 'csv')} download data-testid="export-csv">
               CSV
             </a>{' '}
