@@ -174,6 +174,34 @@ export function artifactContentUrl(bundleId: number | string, artifactId: number
   return `${bundleUrl(bundleId)}/artifacts/${encodeURIComponent(String(artifactId))}/content`;
 }
 
+/** One event of a Windows event log as the server read it (web/EventRecordResource.EventView). */
+export interface EventView {
+  recordId: number;
+  time: string | null;
+  level: string | null;
+  provider: string | null;
+  eventId: number | null;
+  channel: string | null;
+  computer: string | null;
+  data: Record<string, string>;
+  xml: string;
+}
+
+export interface EventWindow {
+  artifact: string;
+  event: EventView;
+  before: EventView[];
+  after: EventView[];
+}
+
+/** One record of a stored .evtx artifact by its EventRecordID, with its neighbours; never the whole file. */
+export function getEventWindow(bundleId: number, artifactId: number, recordId: number, signal?: AbortSignal): Promise<EventWindow> {
+  return getJson<EventWindow>(
+    `${bundleUrl(bundleId)}/artifacts/${encodeURIComponent(String(artifactId))}/events/${encodeURIComponent(String(recordId))}?neighbours=3`,
+    signal,
+  );
+}
+
 export function listBundles(page: number, size: number, signal?: AbortSignal): Promise<BundlePage> {
   return getJson<BundlePage>(`/api/bundles?page=${page}&size=${size}`, signal);
 }

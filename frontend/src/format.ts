@@ -1,6 +1,6 @@
-const UNITS = ['KB', 'MB', 'GB', 'TB'];
+const UNITS = ['KiB', 'MiB', 'GiB', 'TiB'];
 
-/** 1234 -> "1.2 KB"; 1 KB = 1024 bytes, as file managers and nvidia-smi count. */
+/** 1234 -> "1.2 KiB"; binary units (1 KiB = 1024 bytes), as nvidia-smi counts. */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes < 0) return '—';
   if (bytes < 1024) return `${bytes} B`;
@@ -14,7 +14,7 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(digits)} ${UNITS[unit]}`;
 }
 
-/** Megabytes with one decimal, for the progress line ("3.4 of 12.0 MB"). */
+/** Mebibytes with one decimal, for the progress line ("3.4 of 12.0 MiB"). */
 export function formatMB(bytes: number): string {
   return (bytes / (1024 * 1024)).toFixed(1);
 }

@@ -64,6 +64,18 @@ export interface ReplayResult {
   memory_cap_bytes: number;
   estimate?: MemoryEstimate | null;
   layers?: LayerResult[];
+  findings?: ReplayFindings | null;
+}
+
+/** What a replay shows about the reported crash (repro/ReplayFindings): verdicts, and the server's sentences. */
+export interface ReplayFindings {
+  memory: string;
+  time: string;
+  exceeds_reporter_memory: boolean | null;
+  largest_batch_that_fits: number | null;
+  exceeds_watchdog: boolean | null;
+  longest_pass_ms: number | null;
+  passes_over_watchdog: string[];
 }
 
 export interface ChildExit {

@@ -2,6 +2,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { artifactContentUrl, getArtifactContent, type Artifact, type ArtifactContent } from '../api.ts';
 import { formatBytes } from '../format.ts';
 import { ErrorAlert, Loading } from './common.tsx';
+import { EventRecordView } from './EventRecordView.tsx';
+import { navigate } from '../router.tsx';
 
 /** Larger artifacts are offered for download instead of being loaded into the page. */
 const MAX_PREVIEW_BYTES = 8 * 1024 * 1024;
@@ -33,7 +35,9 @@ export function ArtifactViewer({
   /** Changes when the same line is asked for again, to scroll to it again. */
   scrollKey?: number;
 }) {
-  const tooLarge = artifact.size > MAX_PREVIEW_BYTES;
+  // a Windows event log is binary: one record at a time is read on the server, never the whole file here
+  const eventLog = artifact.type === 'EVTX';
+  const tooLarge = !eventLog && artifact.size > MAX_PREVIEW_BYTES;
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [wrap, setWrap] = useState(false);
   const panel = useRef<HTMLElement>(null);
@@ -47,7 +51,7 @@ export function ArtifactViewer({
   }, []);
 
   useEffect(() => {
-    if (tooLarge) return;
+    if (tooLarge || eventLog) return;
     const controller = new AbortController();
     getArtifactContent(bundleId, artifact.id, controller.signal).then(
       (content) => setState({ kind: 'loaded', content }),
@@ -58,7 +62,7 @@ export function ArtifactViewer({
       },
     );
     return () => controller.abort();
-  }, [bundleId, artifact.id, tooLarge]);
+  }, [bundleId, artifact.id, tooLarge, eventLog]);
 
   const lines = useMemo(() => {
     if (state.kind !== 'loaded' || state.content.kind !== 'text') return null;
@@ -73,6 +77,10 @@ export function ArtifactViewer({
     else panel.current?.scrollIntoView({ block: 'nearest' });
   }, [target, lines, scrollKey]);
 
+  useEffect(() => {
+    if (eventLog && target !== null) panel.current?.scrollIntoView({ block: 'start' });
+  }, [eventLog, target, scrollKey]);
+
   const download = (
     <a className="btn btn-small btn-secondary" href={url} download={baseName(artifact.path)}>
       Download
@@ -80,7 +88,26 @@ export function ArtifactViewer({
   );
 
   let body;
-  if (tooLarge) {
+  if (eventLog && target !== null) {
+    body = (
+      <EventRecordView
+        bundleId={bundleId}
+        artifactId={artifact.id}
+        recordId={target}
+        onOpen={(n) => navigate(`/bundles/${bundleId}?artifact=${artifact.id}&line=${n}`, { replace: true })}
+      />
+    );
+  } else if (eventLog) {
+    body = (
+      <div className="viewer-message" data-testid="event-log-artifact">
+        <p>
+          A Windows event log ({formatBytes(artifact.size)}). Its events that matter are linked from the diagnosis and
+          the facts below: each link opens that event here.
+        </p>
+        {download}
+      </div>
+    );
+  } else if (tooLarge) {
     body = (
       <div className="viewer-message">
         <p>
@@ -167,7 +194,7 @@ export function ArtifactViewer({
               Raw
             </a>
           )}
-          {!tooLarge && !(state.kind === 'loaded' && state.content.kind === 'binary') && download}
+          {!tooLarge && !eventLog && !(state.kind === 'loaded' && state.content.kind === 'binary') && download}
           <button type="button" className="btn btn-small btn-quiet" onClick={onClose} aria-label="Close viewer">
             Close
           </button>

@@ -75,7 +75,7 @@ export function DiagnosisReport({
     const rest = d.hypotheses.slice(OPEN);
     body = (
       <>
-        <HowToRead />
+        <HowToRead mayConfirm={onThisWasIt !== undefined} />
         {verdict === 'no-evidence' && <NotEnoughEvidence artifacts={artifacts} />}
         {verdict === 'weak' && (
           <p className="verdict verdict-weak" data-testid="verdict" data-verdict="weak">
@@ -172,7 +172,7 @@ function StrengthBadge({ strength }: { strength: Strength }) {
 }
 
 /** A short guide to the report, on the report itself. */
-function HowToRead() {
+function HowToRead({ mayConfirm }: { mayConfirm: boolean }) {
   return (
     <details className="how-to-read" data-testid="how-to-read">
       <summary>How to read this</summary>
@@ -191,10 +191,12 @@ function HowToRead() {
           or the card's driver mode makes a cause possible but never counts alone.
         </li>
         <li>Each evidence line links to where it was read; Back returns here.</li>
-        <li>
-          When you know what it was, press <em>This was it</em>: the confirmed cause is shown first here and helps
-          the diagnosis of similar crashes.
-        </li>
+        {mayConfirm && (
+          <li>
+            When you know what it was, press <em>This was it</em>: the confirmed cause is shown first here and helps
+            the diagnosis of similar crashes.
+          </li>
+        )}
       </ul>
     </details>
   );

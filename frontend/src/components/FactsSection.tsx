@@ -41,7 +41,7 @@ function KindGroup({ kind, facts, jump }: { kind: string; facts: Fact[]; jump: S
                 <span className="fact-sources">
                   {sources.slice(0, FIRST_SOURCES).map((s, j) => (
                     <SourceLink key={j} source={s} jump={jump} className="line-link" testId="line-link">
-                      line {s.line}
+                      {/\.evtx$/i.test(s.artifact) ? 'record' : 'line'} {s.line}
                     </SourceLink>
                   ))}
                   {sources.length > FIRST_SOURCES && (

@@ -1,5 +1,5 @@
 import { formatBytes } from '../format.ts';
-import { FINAL_STATES, type Job, type LayerResult } from '../repro.ts';
+import { FINAL_STATES, type Job, type LayerResult, type ReplayFindings } from '../repro.ts';
 import { Time } from './common.tsx';
 
 const TONES: Record<string, string> = {
@@ -44,6 +44,61 @@ function LayerRow({ layer }: { layer: LayerResult }) {
       <td className="num">{ms(layer.kernel_ms?.backward_filter ?? null)}</td>
       <td className="num">{layer.max_abs_error === null ? '—' : layer.max_abs_error.toExponential(1)}</td>
     </tr>
+  );
+}
+
+/** The server's sentence without its "memory: " / "time: " label, starting with a capital. */
+function sentence(text: string): string {
+  const t = text.replace(/^(memory|time):\s*/, '');
+  return t.length === 0 ? t : `${t[0].toUpperCase()}${t.slice(1)}.`;
+}
+
+function seconds(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 10 ? `${Math.round(ms)} ms` : `${Number(ms.toPrecision(2))} ms`;
+}
+
+/**
+ * What the replay says about the reported crash, in words: whether the reporter's batch fits their card, and how
+ * long the longest pass needs on their GPU against the 2 s Windows watchdog.
+ */
+function Findings({ findings }: { findings: ReplayFindings }) {
+  const fits = findings.exceeds_reporter_memory;
+  const largest = findings.largest_batch_that_fits;
+  const watchdog = findings.exceeds_watchdog;
+  return (
+    <div className="repro-findings" data-testid="repro-findings">
+      <h4>What this replay shows</h4>
+      <dl>
+        <dt>Memory</dt>
+        <dd data-testid="finding-memory" data-fits={fits === null ? 'unknown' : fits ? 'no' : 'yes'}>
+          <strong>
+            {fits === null
+              ? 'Not compared with the reporter\'s card'
+              : fits
+                ? 'Does not fit on the reporter\'s card'
+                : 'Fits on the reporter\'s card'}
+          </strong>
+          {fits !== null && largest !== null && (
+            <span className="muted">
+              {' '}
+              · {largest === 0 ? 'not even a batch of 1 fits' : `the largest batch that fits is ${largest.toLocaleString()}`}
+            </span>
+          )}
+          <p className="finding-detail">{sentence(findings.memory)}</p>
+        </dd>
+        <dt>Time per pass</dt>
+        <dd data-testid="finding-time" data-over={watchdog === null ? 'unknown' : watchdog ? 'yes' : 'no'}>
+          <strong>
+            {watchdog === null
+              ? 'Not timed against the watchdog'
+              : watchdog
+                ? `Over the 2 s watchdog: ${findings.passes_over_watchdog.length} pass(es) need longer`
+                : `Under the 2 s watchdog${findings.longest_pass_ms !== null ? `: the longest pass needs at least ${seconds(findings.longest_pass_ms)}` : ''}`}
+          </strong>
+          <p className="finding-detail">{sentence(findings.time)}</p>
+        </dd>
+      </dl>
+    </div>
   );
 }
 
@@ -128,6 +183,7 @@ export function ReproJobView({ job }: { job: Job }) {
           <p className="muted">
             {replay.backend} backend{replay.device ? ` on ${replay.device}` : ''}
           </p>
+          {replay.findings && <Findings findings={replay.findings} />}
           {replay.layers && replay.layers.length > 0 && (
             <div className="table-wrap">
               <table className="table repro-layers">
@@ -147,8 +203,8 @@ export function ReproJobView({ job }: { job: Job }) {
                     <th scope="col" className="num">
                       Backward filter
                     </th>
-                    <th scope="col" className="num">
-                      Max error
+                    <th scope="col" className="num" title="The largest difference of a sampled output from the CPU reference">
+                      Largest error vs reference
                     </th>
                   </tr>
                 </thead>

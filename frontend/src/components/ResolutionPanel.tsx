@@ -140,8 +140,10 @@ export function ResolutionPanel({
       )}
       {!confirmed && !editing && (
         <div className="resolution-head">
-          <p className="muted">
-            Found the cause? Confirm it: similar crashes will show it, and their diagnosis will count it as evidence.
+          <p className="muted" data-testid="resolution-none">
+            {mayConfirm
+              ? 'Found the cause? Confirm it: similar crashes will show it, and their diagnosis will count it as evidence.'
+              : 'No cause confirmed yet.'}
           </p>
           {mayConfirm && (
             <button type="button" className="btn btn-small btn-primary" onClick={() => setEditing(true)} data-testid="confirm-cause">

@@ -314,7 +314,7 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
               ? 'What is shown below is from an earlier reading.'
               : 'Its files are kept; nothing was read from them yet.'}
           </ErrorAlert>
-          {mayDelete && (
+          {(triager || reporter) && (
             <button type="button" className="btn btn-secondary" onClick={onReadAgain} disabled={retrying}>
               {retrying ? 'Starting…' : 'Read it again'}
             </button>
@@ -335,8 +335,6 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
         </div>
       )}
 
-      <ResolutionPanel bundleId={bundle.id} onChange={refresh} prefill={prefill} />
-
       {!neverRead && (
         <>
           <DiagnosisReport
@@ -344,8 +342,10 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
             bundleId={bundle.id}
             jump={jump}
             artifacts={bundle.artifacts}
-            onThisWasIt={(articleId) => setPrefill((p) => ({ articleId, nonce: (p?.nonce ?? 0) + 1 }))}
+            onThisWasIt={triager ? (articleId) => setPrefill((p) => ({ articleId, nonce: (p?.nonce ?? 0) + 1 })) : undefined}
           />
+
+          <ResolutionPanel bundleId={bundle.id} onChange={refresh} prefill={prefill} />
 
           <SimilarCrashes key={`similar-${refreshes}`} bundleId={bundle.id} />
 

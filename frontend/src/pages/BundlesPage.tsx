@@ -7,6 +7,7 @@ import { ErrorAlert, Loading, StatusBadge, Time, useTitle } from '../components/
 import { formatBytes } from '../format.ts';
 import { Link, navigate } from '../router.tsx';
 import { TrendsPanel } from '../components/TrendsChart.tsx';
+import { useCan } from '../session.ts';
 
 const PAGE_SIZE = 20;
 
@@ -122,7 +123,7 @@ function CrashSearchPage({ q, pageNumber }: { q: string; pageNumber: number }) {
         ))}
         {total > 0 && (
           <p className="export-links" data-testid="export-links">
-            Download these {total.toLocaleString()} crashes as{' '}
+            Download {total === 1 ? 'this crash' : `these ${total.toLocaleString()} crashes`} as{' '}
             <a href={exportUrl(q, 'csv')} download data-testid="export-csv">
               CSV
             </a>{' '}
@@ -225,6 +226,7 @@ function CrashSearchPage({ q, pageNumber }: { q: string; pageNumber: number }) {
 }
 
 function BundleList({ pageNumber }: { pageNumber: number }) {
+  const mayUpload = useCan('reporter');
   useTitle('Bundles');
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [reload, setReload] = useState(0);
@@ -269,10 +271,16 @@ function BundleList({ pageNumber }: { pageNumber: number }) {
       body = (
         <div className="empty-state" data-testid="bundles-empty">
           <p className="empty-title">No bundles yet</p>
-          <p className="muted">Upload the logs of a crashed GPU job to get a diagnosis.</p>
-          <Link to="/" className="btn btn-primary">
-            Upload a bundle
-          </Link>
+          {mayUpload ? (
+            <>
+              <p className="muted">Upload the logs of a crashed GPU job to get a diagnosis.</p>
+              <Link to="/" className="btn btn-primary">
+                Upload a bundle
+              </Link>
+            </>
+          ) : (
+            <p className="muted">Bundles appear here once a reporter uploads the logs of a crashed GPU job.</p>
+          )}
         </div>
       );
     } else {
@@ -385,9 +393,11 @@ function BundleList({ pageNumber }: { pageNumber: number }) {
             </span>
           )}
         </h1>
-        <Link to="/" className="btn btn-primary">
-          Upload
-        </Link>
+        {mayUpload && (
+          <Link to="/" className="btn btn-primary">
+            Upload
+          </Link>
+        )}
       </div>
       {total !== 0 && <CrashSearchForm q="" />}
       {total !== 0 && pageNumber === 1 && <TrendsPanel />}

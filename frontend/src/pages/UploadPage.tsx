@@ -283,17 +283,17 @@ export function UploadPage() {
               aria-valuemin={0}
               aria-valuemax={100}
               aria-valuenow={percent}
-              aria-valuetext={`${percent}%, ${formatMB(progress.loaded)} of ${formatMB(progress.total)} MB sent`}
+              aria-valuetext={`${percent}%, ${formatMB(progress.loaded)} of ${formatMB(progress.total)} MiB sent`}
               data-testid="upload-progress"
             >
               <div className="progress-fill" style={{ width: `${percent}%` }} />
             </div>
             <p className="progress-text" aria-live="polite">
               {processing ? (
-                <>Sent {formatMB(progress.total)} MB. Unpacking and storing…</>
+                <>Sent {formatMB(progress.total)} MiB. Unpacking and storing…</>
               ) : (
                 <>
-                  <strong>{percent}%</strong> · {formatMB(progress.loaded)} of {formatMB(progress.total)} MB sent
+                  <strong>{percent}%</strong> · {formatMB(progress.loaded)} of {formatMB(progress.total)} MiB sent
                 </>
               )}
             </p>

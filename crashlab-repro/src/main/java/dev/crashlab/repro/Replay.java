@@ -212,7 +212,7 @@ public final class Replay {
         String tdrNote = tdr == 0 ? "" : "; " + tdr + " layer(s) with a pass over the 2000 ms Windows TDR limit";
         if (failures.isEmpty()) {
             return results.size() + " layer(s) passed " + (training ? "forward, backward-data and backward-filter"
-                    : "forward") + " on " + device + (memoryCapBytes > 0 ? " under a " + memoryCapBytes + "-byte cap" : "")
+                    : "forward") + " on " + device + (memoryCapBytes > 0 ? " under a " + ByteSize.format(memoryCapBytes) + " cap" : "")
                     + tdrNote;
         }
         return failures.size() + " of " + results.size() + " layer(s) failed: " + String.join("; ", failures) + tdrNote;
@@ -254,8 +254,8 @@ public final class Replay {
                 if (memoryCapBytes > 0 && tensors > memoryCapBytes) {
                     // refused before the inputs are even generated: gigabytes of random numbers only to be told no
                     return done(ReplayResult.LayerStatus.OUT_OF_MEMORY, "OUT_OF_MEMORY", "out of memory: the forward"
-                            + " pass's input, filter and output alone need " + tensors + " bytes, more than the "
-                            + memoryCapBytes + "-byte cap");
+                            + " pass's input, filter and output alone need " + ByteSize.format(tensors) + ", more than the "
+                            + ByteSize.format(memoryCapBytes) + " cap");
                 }
                 runPasses();
                 return mismatch == null ? done(ReplayResult.LayerStatus.PASSED, null, null)

@@ -95,16 +95,34 @@ public record ReplayFindings(String memory, String time, Boolean exceedsReporter
         return new ReplayFindings(memory, time, tooBig, largest, exceeds, longest, over);
     }
 
-    // The largest batch whose estimate fits the card (0 when batch 1 does not), searched up to 4x the spec's batch.
-    private static int largestBatchThatFits(ReproSpec spec) {
-        int lo = 0;
-        int hi = (int) Math.min(1 << 24, 4L * spec.batch());
-        if (Boolean.TRUE.equals(MemoryEstimator.estimate(spec.withBatch(hi)).fits())) {
-            return hi;
+    /** The most batch {@link #largestBatchThatFits} tries: past it a sample is too small to matter (16 M). */
+    static final int BATCH_SEARCH_LIMIT = 1 << 24;
+
+    /**
+     * Computes the largest batch whose estimate fits the card (0 when batch 1 does not): doubles the batch until an
+     * estimate does not fit, then halves the gap. The estimate grows with the batch (activations are per sample), so
+     * the answer is the bound itself, not a cap at some multiple of the spec's batch; {@link #BATCH_SEARCH_LIMIT}
+     * when even that fits.
+     */
+    static int largestBatchThatFits(ReproSpec spec) {
+        if (!fits(spec, 1)) {
+            return 0;
+        }
+        int lo = 1;
+        long hi = 2;
+        while (hi <= BATCH_SEARCH_LIMIT && fits(spec, (int) hi)) {
+            lo = (int) hi;
+            hi *= 2;
+        }
+        if (hi > BATCH_SEARCH_LIMIT) {
+            if (fits(spec, BATCH_SEARCH_LIMIT)) {
+                return BATCH_SEARCH_LIMIT;
+            }
+            hi = BATCH_SEARCH_LIMIT;
         }
         while (hi - lo > 1) {
-            int mid = (lo + hi) >>> 1;
-            if (Boolean.TRUE.equals(MemoryEstimator.estimate(spec.withBatch(mid)).fits())) {
+            int mid = (int) ((lo + hi) >>> 1);
+            if (fits(spec, mid)) {
                 lo = mid;
             } else {
                 hi = mid;
@@ -113,11 +131,25 @@ public record ReplayFindings(String memory, String time, Boolean exceedsReporter
         return lo;
     }
 
+    private static boolean fits(ReproSpec spec, int batch) {
+        return Boolean.TRUE.equals(MemoryEstimator.estimate(spec.withBatch(batch)).fits());
+    }
+
     private static String trim(double v) {
         return v == Math.rint(v) ? String.valueOf((long) v) : String.valueOf(v);
     }
 
-    private static String millis(double ms) {
-        return ms >= 1000 ? String.format(Locale.ROOT, "%.1f s", ms / 1000) : String.format(Locale.ROOT, "%.0f ms", ms);
+    /** A lower bound in words: whole milliseconds from 10 ms, two significant digits below (a real pass never reads "0 ms"). */
+    static String millis(double ms) {
+        if (ms >= 1000) {
+            return String.format(Locale.ROOT, "%.1f s", ms / 1000);
+        }
+        if (ms >= 10) {
+            return String.format(Locale.ROOT, "%.0f ms", ms);
+        }
+        if (ms > 0) {
+            return new java.math.BigDecimal(ms).round(new java.math.MathContext(2)).stripTrailingZeros().toPlainString() + " ms";
+        }
+        return "0 ms";
     }
 }

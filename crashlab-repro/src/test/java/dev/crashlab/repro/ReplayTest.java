@@ -118,7 +118,7 @@ class ReplayTest {
         Faulty b = new Faulty();
         ReplayResult r = new Replay(b, 16, 1, null).run(spec(ReproSpec.Mode.TRAINING, ConvProblem.DType.FLOAT32));
         assertThat(r.layers()).extracting(ReplayResult.LayerResult::status).containsOnly(ReplayResult.LayerStatus.OUT_OF_MEMORY);
-        assertThat(r.layers().getFirst().message()).contains("alone need").contains("more than the 16-byte cap");
+        assertThat(r.layers().getFirst().message()).contains("alone need").contains("more than the 16 B cap");
     }
 
     @Test

@@ -90,6 +90,7 @@ class AuthorizationMatrixTest {
         POLICY.put("GET /api/bundles/{id}/facts", VIEWER);
         POLICY.put("POST /api/bundles/{id}/read", Set.of("reporter", "triager"));
         POLICY.put("GET /api/bundles/{id}/artifacts/{artifactId}/content", VIEWER);
+        POLICY.put("GET /api/bundles/{id}/artifacts/{artifactId}/events/{recordId}", VIEWER);
         POLICY.put("GET /api/bundles/{id}/diagnosis", VIEWER);
         POLICY.put("GET /api/bundles/{id}/similar", VIEWER);
         POLICY.put("GET /api/bundles/{id}/resolution", VIEWER);
@@ -257,7 +258,7 @@ class AuthorizationMatrixTest {
     /** Path parameters point at nothing, so allowed calls change nothing (404s, 400s). */
     private static String fill(String path) {
         return path.replace("{id}", "987654321").replace("{artifactId}", "987654321").replace("{bundleId}", "987654321")
-                .replace("{key}", "0123456789ab");
+                .replace("{key}", "0123456789ab").replace("{recordId}", "987654321");
     }
 
     private static String body(String contentType) {

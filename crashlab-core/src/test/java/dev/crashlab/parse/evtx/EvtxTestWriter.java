@@ -111,7 +111,13 @@ final class EvtxTestWriter {
     private long fileRecordNumber = 1;
 
     EvtxTestWriter(int recordsPerChunk) {
+        this(recordsPerChunk, 1);
+    }
+
+    /** A writer whose first record header is numbered {@code firstRecordNumber} (a log that has wrapped around). */
+    EvtxTestWriter(int recordsPerChunk, long firstRecordNumber) {
         this.recordsPerChunk = recordsPerChunk;
+        this.fileRecordNumber = firstRecordNumber;
     }
 
     EvtxTestWriter add(Event e) {

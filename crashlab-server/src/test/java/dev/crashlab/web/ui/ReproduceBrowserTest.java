@@ -93,8 +93,22 @@ class ReproduceBrowserTest extends BrowserPageTest {
         assertThat(layers).hasCount(2);
         assertThat(layers.first()).containsText("conv_a");
         assertThat(layers.first()).containsText("passed");
-        assertThat(repro.getByTestId("repro-job")).containsText("memory capped at 6.0 GB");
+        assertThat(repro.getByTestId("repro-job")).containsText("memory capped at 6.0 GiB");
         assertThat(repro.getByTestId("repro-child")).containsText("exited normally");
+        // the findings in words: batch 2 of two small layers fits the 6 GiB card with room for a computed larger
+        // batch, and each pass is far under the 2 s watchdog (timed at the RTX 2060's peak, never "0 ms")
+        Locator memory = repro.getByTestId("finding-memory");
+        assertThat(memory).hasAttribute("data-fits", "yes");
+        assertThat(memory).containsText("Fits on the reporter's card");
+        assertThat(memory).containsText(Pattern.compile("the largest batch that fits is [\\d,]+"));
+        assertThat(memory).containsText(Pattern.compile("NVIDIA GeForce RTX 2060 had [\\d.]+ GiB free"));
+        assertThat(memory).not().containsText(Pattern.compile("\\d{7,}"));
+        Locator time = repro.getByTestId("finding-time");
+        assertThat(time).hasAttribute("data-over", "no");
+        assertThat(time).containsText("Under the 2 s watchdog: the longest pass needs at least");
+        assertThat(time).containsText("6.45 TFLOP/s");
+        assertThat(time).not().containsText("at least 0 ms");
+        assertThat(repro.getByTestId("repro-reason")).containsText("under a 6.0 GiB cap");
 
         Files.createDirectories(SCREENSHOTS);
         page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("reproduce.png")).setFullPage(true));

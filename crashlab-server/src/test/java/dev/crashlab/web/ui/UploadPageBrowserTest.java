@@ -99,8 +99,8 @@ class UploadPageBrowserTest extends BrowserPageTest {
         uploadButton().click();
 
         Locator alert = page.getByRole(AriaRole.ALERT);
-        assertThat(alert).containsText("5.0 MB");
-        assertThat(alert).containsText("at most 4.0 MB");
+        assertThat(alert).containsText("5.0 MiB");
+        assertThat(alert).containsText("at most 4.0 MiB");
         assertThat(page.getByTestId("chosen-files")).containsText("core.dump");
         assertEquals(List.of(), posts, "nothing is sent when the page already knows it is too large");
     }
