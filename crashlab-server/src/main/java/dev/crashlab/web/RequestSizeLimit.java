@@ -129,15 +129,17 @@ public class RequestSizeLimit {
 
     /**
      * Tells whether a request without a Content-Length carries a body of undeclared length: HTTP/1.x chunked (any
-     * {@code Transfer-Encoding}).
+     * {@code Transfer-Encoding}), or an HTTP/2 stream that says what type its body is.
      *
-     * <p>NOTE: an HTTP/2 stream (h2c) without a Content-Length cannot be told from one whose headers ended it at
-     * this point (the end arrives after this handler), so it passes; Vert.x's own body limit
+     * <p>NOTE: an HTTP/2 stream (h2c) without a Content-Length and without a Content-Type cannot be told from one its
+     * headers ended (the end arrives after this handler), so it passes; Vert.x's own body limit
      * ({@code quarkus.http.limits.max-body-size}) is then its only bound. Known gap (issue 26).
      */
     private static boolean mayCarryUndeclaredBody(HttpServerRequest request) {
-        return request.version() != io.vertx.core.http.HttpVersion.HTTP_2
-                && request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
+        if (request.version() == io.vertx.core.http.HttpVersion.HTTP_2) {
+            return request.getHeader(HttpHeaders.CONTENT_TYPE) != null;
+        }
+        return request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
     }
 
     private static String clip(String s) {
