@@ -15,7 +15,9 @@ import java.util.Set;
 import org.jboss.logging.Logger;
 
 /**
- * Makes the data folder private at start: the folder and the folders in it 0700, the embedded database's files 0600.
+ * Makes the data folder private at start: the folder and what is in it at that moment 0700 (folders) or 0600
+ * (files), the embedded database's files 0600. What is made later (scratch folders, blobs) gets the process's umask,
+ * below a folder no one else may enter.
  * It holds password hashes, the audit trail, crash logs and their facts; other accounts on the machine have no
  * business there. A folder that is 0700 keeps everything below it out of reach, so the blobs (millions of files)
  * need no walk. Where the file system has no POSIX permissions (Windows) nothing changes.
