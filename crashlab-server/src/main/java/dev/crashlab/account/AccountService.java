@@ -18,8 +18,11 @@ import java.util.regex.Pattern;
 public class AccountService {
 
     private static final Pattern USERNAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._@-]{0,63}");
-    /** Compared against when the user does not exist, so a wrong name costs as long as a wrong password. */
-    private static final String DUMMY_HASH = Passwords.hash("not-a-password-anyone-has", 10);
+    /**
+     * Compared against when the user does not exist, so a wrong name costs as long as a wrong password: made at
+     * the configured bcrypt cost (the cost new passwords get), on first use.
+     */
+    private volatile String dummyHash;
 
     /** A user as the API shows it (never the hash). */
     public record UserView(long id, String username, Set<String> roles, Instant createdAt, boolean disabled) {
@@ -66,7 +69,7 @@ public class AccountService {
 
     private UserView create(String username, String password, Set<String> roles) {
         String name = checkUsername(username);
-        Passwords.check(password);
+        Passwords.check(password, name);
         if (UserAccount.count("lower(username) = ?1", name.toLowerCase(java.util.Locale.ROOT)) > 0) {
             throw new DomainException(Kind.CONFLICT, "user-exists", "User exists", "there is already a user named `" + name + "`");
         }
@@ -107,7 +110,7 @@ public class AccountService {
         u.roles = Roles.format(newRoles);
         u.disabled = newDisabled;
         if (newPassword != null) {
-            Passwords.check(newPassword);
+            Passwords.check(newPassword, u.username);
             u.passwordHash = Passwords.hash(newPassword, config.auth().bcryptCost());
         }
         if (newDisabled || newPassword != null) {
@@ -159,12 +162,23 @@ public class AccountService {
         UserAccount u = username == null ? null
                 : UserAccount.<UserAccount>find("lower(username) = ?1", username.strip().toLowerCase(java.util.Locale.ROOT))
                         .firstResult();
-        boolean ok = Passwords.matches(password == null ? "" : password, u == null ? DUMMY_HASH : u.passwordHash);
+        boolean ok = Passwords.matches(password == null ? "" : password, u == null ? dummyHash() : u.passwordHash);
         if (u == null || !ok || u.disabled) {
             throw new DomainException(Kind.UNAUTHENTICATED, "bad-login", "Sign-in failed",
                     "wrong user name or password" + (u != null && ok ? " (this account is disabled)" : ""));
         }
         return openSession(u, now);
+    }
+
+    /** The hash an unknown user name's password is checked against, at the configured cost. */
+    String dummyHash() {
+        String h = dummyHash;
+        int cost = config.auth().bcryptCost();
+        if (h == null || Passwords.cost(h) != cost) {
+            h = Passwords.hash(Secrets.generate("dummy_"), cost);
+            dummyHash = h;
+        }
+        return h;
     }
 
     /**
@@ -260,7 +274,7 @@ public class AccountService {
         if (!Passwords.matches(current == null ? "" : current, u.passwordHash)) {
             throw new DomainException(Kind.FORBIDDEN, "wrong-password", "Wrong password", "the current password is wrong");
         }
-        Passwords.check(replacement);
+        Passwords.check(replacement, u.username);
         u.passwordHash = Passwords.hash(replacement, config.auth().bcryptCost());
         String keep = keepSession == null ? "" : Secrets.sha256(keepSession);
         LoginSession.delete("userId = ?1 and idHash <> ?2", u.id, keep);

@@ -6,7 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 import java.util.Optional;
 
-/** Who uploaded which bundle, and whether a caller may delete it (triagers any, reporters their own). */
+/** Who uploaded which bundle, and whether a caller may change it (delete, read again: triagers any, reporters their own). */
 @ApplicationScoped
 public class Ownership {
 
@@ -38,12 +38,21 @@ public class Ownership {
 
     /** Refuses unless the caller is a triager, or a reporter who uploaded this bundle. */
     public void checkMayDelete(long bundleId, Caller who) {
+        checkMayChange(bundleId, who, "delete");
+    }
+
+    /**
+     * Refuses unless the caller is a triager, or a reporter who uploaded this bundle: the rule for every change to a
+     * bundle ({@code what}: "delete", "read again").
+     */
+    public void checkMayChange(long bundleId, Caller who, String what) {
         if (mayDelete(bundleId, who)) {
             return;
         }
         Optional<String> owner = owner(bundleId);
         throw new DomainException(Kind.FORBIDDEN, "not-your-bundle", "Not your bundle",
-                "reporters may delete only the bundles they uploaded"
-                        + owner.map(o -> "; this one was uploaded by " + o).orElse("") + "; a triager may delete any bundle");
+                "reporters may " + what + " only the bundles they uploaded"
+                        + owner.map(o -> "; this one was uploaded by " + o).orElse("") + "; a triager may " + what
+                        + " any bundle");
     }
 }

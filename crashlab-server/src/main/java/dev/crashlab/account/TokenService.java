@@ -16,7 +16,7 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * API tokens: personal ones (a subset of the owner's roles, with an expiry), worker tokens (bound to one worker
+ * API tokens: personal ones (a subset of the owner's roles and of the calling token's, with an expiry), worker tokens (bound to one worker
  * name, made by an admin) and the token {@code CRASHLAB_ADMIN_TOKEN} provisions. Values are shown once and
  * kept as SHA-256; a token is refused once expired or revoked.
  */
@@ -50,13 +50,26 @@ public class TokenService {
                     "personal tokens belong to an account; sign in as a user to make one");
         }
         UserAccount account = accounts.account(owner.userId()).orElseThrow(() -> DomainException.notFound("no user " + owner.userId()));
+        // the ceiling is what the account holds AND what the calling credential carries: a narrow token never
+        // mints a wider one (a session carries all of the account's roles)
         Set<String> granted = Roles.effective(Roles.read(account.roles));
+        granted.retainAll(owner.roles());
         granted.remove(Roles.WORKER);
-        Set<String> wanted = roles == null || roles.isEmpty() ? new TreeSet<>(Roles.read(account.roles)) : Roles.checkPerson(roles);
+        Set<String> wanted;
+        if (roles == null || roles.isEmpty()) {
+            wanted = new TreeSet<>(Roles.read(account.roles));
+            wanted.retainAll(granted);
+            if (wanted.isEmpty()) {
+                wanted = new TreeSet<>(granted); // an admin's viewer-only token: by default, a viewer-only token
+            }
+        } else {
+            wanted = Roles.checkPerson(roles);
+        }
         for (String r : wanted) {
             if (!granted.contains(r)) {
                 throw new DomainException(Kind.FORBIDDEN, "role-not-held", "Role not held",
-                        "a token can only carry roles you hold; you do not hold `" + r + "`");
+                        "a token can only carry roles you hold and the credential you called with carries; `" + r
+                                + "` is not among them");
             }
         }
         Duration max = config.auth().maxTokenLifetime();

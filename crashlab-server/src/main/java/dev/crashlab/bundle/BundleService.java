@@ -174,7 +174,8 @@ public class BundleService {
     public interface CommitCheck {
         CommitCheck NONE = (id, size) -> {};
 
-        void inCommit(long bundleId, long sizeBytes);
+        /** Runs in the storing transaction; {@code storedBytes} is what the bundle's files take unpacked, as stored. */
+        void inCommit(long bundleId, long storedBytes);
     }
 
     /** As {@link #create(String, String, List)}, running {@code check} inside the transaction that stores the bundle. */
@@ -206,11 +207,12 @@ public class BundleService {
             }
             List<Artifact> artifacts = new ArrayList<>(files.size());
             Map<String, Integer> redacted = new java.util.TreeMap<>();
+            java.util.Set<String> paths = new java.util.HashSet<>();
             for (int i = 0; i < files.size(); i++) {
                 StagedFile f = files.get(i);
                 Artifact a = new Artifact();
-                a.path = f.path();
-                a.type = sniffer.sniff(f.path(), f.file());
+                a.path = uniquePath(redactText(f.path(), redacted, 1000), paths);
+                a.type = sniffer.sniff(f.path(), f.file()); // the name as uploaded: its extension may say what it is
                 f = redact(f, a.type, redacted);
                 files.set(i, f);
                 a.size = f.size();
@@ -219,16 +221,39 @@ public class BundleService {
                 artifacts.add(a);
             }
             Bundle bundle = new Bundle();
-            bundle.name = name;
+            bundle.name = redactText(name, redacted, 512);
             bundle.uploadedAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
             bundle.size = total;
             bundle.sha256 = BundleManifest.sha256(names, uploads.stream().map(Upload::sha256).toList());
             bundle.status = BundleStatus.PROCESSING; // read and diagnosed in the background (ingest.BundleIngest)
-            bundle.notes = notes == null || notes.isBlank() ? null
-                    : config.redaction().enabled() ? SecretRedactor.redact(notes.strip(), redacted) : notes.strip();
+            bundle.notes = notes == null || notes.isBlank() ? null : redactText(notes.strip(), redacted, MAX_NOTES);
             bundle.redactions = redacted;
             return commit(bundle, artifacts, files, check);
         }
+    }
+
+    /**
+     * Replaces secrets in a short user-supplied text we store (a bundle's name, its notes, a file name inside it, a
+     * resolution's note), when redaction is on; adds what was removed to {@code counts}. The result has at most
+     * {@code maxChars} characters.
+     */
+    public String redactText(String text, Map<String, Integer> counts, int maxChars) {
+        String out = text == null || !config.redaction().enabled() ? text : SecretRedactor.redact(text, counts);
+        // a marker can be longer than the secret it replaced: keep within the column
+        return out != null && out.length() > maxChars ? out.substring(0, maxChars - 1) + "…" : out;
+    }
+
+    /** {@code path}, or with " (2)", " (3)"... before its extension when another file of the bundle has that path. */
+    private static String uniquePath(String path, java.util.Set<String> taken) {
+        String candidate = path;
+        int dot = path.lastIndexOf('.');
+        int slash = path.lastIndexOf('/');
+        String stem = dot > slash + 1 ? path.substring(0, dot) : path;
+        String ext = dot > slash + 1 ? path.substring(dot) : "";
+        for (int n = 2; !taken.add(candidate); n++) {
+            candidate = stem + " (" + n + ")" + ext;
+        }
+        return candidate;
     }
 
     /**
@@ -236,8 +261,9 @@ public class BundleService {
      * adds what was removed to {@code counts} and returns the file as it will be stored.
      */
     private StagedFile redact(StagedFile f, ArtifactType type, Map<String, Integer> counts) throws IOException {
-        if (!config.redaction().enabled() || type == ArtifactType.BINARY || type == ArtifactType.EVTX) {
-            return f;
+        if (!config.redaction().enabled() || type == ArtifactType.EVTX
+                || type == ArtifactType.BINARY && !SecretRedactor.mostlyText(f.file())) {
+            return f; // a text log with a stray NUL is classed binary, and is still redacted
         }
         Path out = f.file().resolveSibling(f.file().getFileName() + ".redacted");
         SecretRedactor.Counts found = SecretRedactor.redactFile(f.file(), out);
@@ -277,7 +303,9 @@ public class BundleService {
                     }
                     bundle.persist();
                     bundle.artifacts.sort(Comparator.comparing(a -> a.path));
-                    check.inCommit(bundle.id, bundle.size);
+                    // the quota counts what is stored (unpacked, after redaction), not what was uploaded: a small
+                    // zip can unpack to hundreds of times its size
+                    check.inCommit(bundle.id, artifacts.stream().mapToLong(a -> a.size).sum());
                     return BundleView.of(bundle);
                 });
             } catch (IOException | RuntimeException e) {

@@ -22,13 +22,18 @@ import java.util.regex.Pattern;
 /**
  * Replaces known secret shapes in text by {@code <redacted:kind>} and counts what it removed, per kind.
  *
- * <p>What it finds: AWS access key ids and secret keys, Azure storage/service-bus keys in connection
- * strings, PEM private key blocks (also the one-line JSON form of a GCP service-account key and its
- * {@code private_key_id}), Hugging Face {@code hf_}, GitHub {@code ghp_/gho_/ghu_/ghs_/ghr_/github_pat_},
- * OpenAI {@code sk-} and Slack {@code xox?-} tokens, the values of {@code *_TOKEN}, {@code *_SECRET},
- * {@code *_API_KEY}, {@code *_PASSWORD}/{@code PASSWORD} (any case) assignments ({@code =} or {@code :}),
- * and credentials in URLs ({@code scheme://user:pass@host}). The {@code <user>}/{@code <host>}
- * placeholders the collectors write are left alone.
+ * <p>What it finds: AWS access key ids and secret keys (also {@code aws configure set aws_secret_access_key <key>}
+ * and {@code Secret access key: <key>}), Azure storage/service-bus keys in connection strings, Google API keys,
+ * PEM private key blocks (also the one-line JSON form of a GCP service-account key and its {@code private_key_id}),
+ * Hugging Face {@code hf_}, GitHub {@code ghp_/gho_/ghu_/ghs_/ghr_/github_pat_}, GitLab {@code glpat-} and its
+ * siblings, npm, Replicate, Docker Hub, PyPI, Databricks, Google OAuth client secrets, Stripe live keys, SendGrid,
+ * OpenAI/Anthropic {@code sk-} and Slack {@code xox?-} tokens, JWTs and {@code Bearer} tokens, the values of
+ * {@code *_TOKEN}, {@code *_SECRET}, {@code *_API_KEY}, {@code *_PASSWORD}/{@code PASSWORD} (any case) assignments
+ * ({@code =} or {@code :}, so YAML too), lower-case credential names ({@code wandb_api_key=}, {@code api_key:},
+ * {@code access_token:}; not tokenizer settings such as {@code pad_token}), {@code .netrc} {@code password <value>},
+ * {@code --password}/{@code --api-key}/{@code --token} arguments, {@code wandb.login(key=...)}, and credentials in URLs
+ * ({@code scheme://user:pass@host}, where the password may hold {@code /} or {@code @}, and
+ * {@code scheme://<token>@host}). The {@code <user>}/{@code <host>} placeholders the collectors write are left alone.
  *
  * <p>Fast path: a line is shown to the rules only if it holds one of their literal anchors (see
  * {@link #mayHoldSecret(char[], int, int)}); the rest are copied through from a bulk-read buffer.
@@ -48,28 +53,66 @@ public final class SecretRedactor {
 
     private record Rule(String kind, Pattern pattern, int group) {}
 
+    /** Words after {@code password} that start a sentence about one, not a value ("Password for root:"). */
+    private static final String NOT_A_VALUE = "(?!(?:for|is|was|and|or|the|to|of|in|not|required|incorrect|invalid|wrong|"
+            + "authentication|changed|updated|must|should|will|cannot|can|expired|reset|policy|prompt|file|field)\\b)";
+
     // Specific shapes first, so an HF_TOKEN=hf_... line reads HF_TOKEN=<redacted:huggingface-token>.
     private static final List<Rule> RULES = List.of(
             new Rule("private-key", Pattern.compile(
                     "-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?-----END [A-Z0-9 ]*PRIVATE KEY-----"), 0),
             new Rule("gcp-private-key-id", Pattern.compile("\"private_key_id\"\\s*:\\s*\"([0-9a-fA-F]{32,64})\""), 1),
             new Rule("aws-access-key", Pattern.compile("\\b((?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA)[0-9A-Z]{16})\\b"), 1),
+            // aws_secret_access_key=..., "aws configure set aws_secret_access_key <key>", "Secret access key: <key>"
             new Rule("aws-secret-key", Pattern.compile(
-                    "(?i)(?:secret_?access_?key|aws_?secret(?:_?key)?)[\"']?\\s*[=:]\\s*[\"']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"), 1),
+                    "(?i)(?:secret[_ ]?access[_ ]?key|aws_?secret(?:_?key)?)[\"']?(?:\\s*[=:]\\s*|\\s+)[\"']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"), 1),
             new Rule("azure-key", Pattern.compile(
                     "(?i)\\b(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig)=([A-Za-z0-9+/%=_-]{16,})"), 1),
+            new Rule("gcp-api-key", Pattern.compile("\\b(AIza[0-9A-Za-z_-]{35})(?![0-9A-Za-z_-])"), 1),
             new Rule("huggingface-token", Pattern.compile("\\b(hf_[A-Za-z0-9]{30,})\\b"), 1),
             new Rule("github-token", Pattern.compile("\\b((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\\b"), 1),
-            new Rule("openai-key", Pattern.compile("(?<![A-Za-z0-9_-])(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,})"), 1),
+            new Rule("gitlab-token", Pattern.compile("(?<![A-Za-z0-9_-])(gl(?:pat|dt|rt|ptt|cbt|oas)-[A-Za-z0-9_-]{20,})"), 1),
+            new Rule("service-token", Pattern.compile("(?<![A-Za-z0-9_-])((?:npm_[A-Za-z0-9]{36}|r8_[A-Za-z0-9]{37}|dckr_pat_[A-Za-z0-9_-]{20,}"
+                    + "|pypi-AgE[A-Za-z0-9_-]{50,}|dapi[0-9a-f]{32}|GOCSPX-[A-Za-z0-9_-]{24,}|(?:sk|rk)_live_[A-Za-z0-9]{20,}"
+                    + "|SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}))(?![A-Za-z0-9_-])"), 1),
+            new Rule("openai-key", Pattern.compile("(?<![A-Za-z0-9_-])(sk-(?:proj-|svcacct-|admin-|ant-)?[A-Za-z0-9_-]{20,})"), 1),
             new Rule("slack-token", Pattern.compile("\\b(xox[abposre]-[A-Za-z0-9-]{10,})"), 1),
+            new Rule("jwt", Pattern.compile("(?<![A-Za-z0-9_-])(eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,})"), 1),
+            new Rule("bearer-token", Pattern.compile("(?i)\\bBearer\\s+([A-Za-z0-9._~+/-]{16,}=*)"), 1),
+            // scheme://user:password@host, the password may hold '/' or '@' (the last '@' before the host counts);
+            // a port (host:8080/...) is not a password
             new Rule("url-credentials", Pattern.compile(
-                    "\\b[A-Za-z][A-Za-z0-9+.-]{1,20}://([^/\\s:@\"'<>]+:[^/\\s@\"']+)@"), 1),
+                    "\\b[A-Za-z][A-Za-z0-9+.-]{1,20}://([^/\\s:@\"'<>]*:(?!\\d{1,5}(?:[/?#\\s]|$))[^\\s\"'<>]*?)"
+                            + "@(?=[A-Za-z0-9.\\[\\]_-]+(?::\\d{1,5})?(?:[/?#\\s\"'<>]|$))"), 1),
+            // a token as the URL's user name: https://<token>@github.com/...
+            new Rule("url-credentials", Pattern.compile(
+                    "\\b[A-Za-z][A-Za-z0-9+.-]{1,20}://([A-Za-z0-9_-]{20,})@"), 1),
+            // .netrc: "machine h login u password p", or "password p" on a line of its own
+            new Rule("password", Pattern.compile(
+                    "(?i)(?:^\\s*|\\b(?:login|machine|account)\\s+\\S+\\s+)password\\s+" + NOT_A_VALUE + "(\\S+)"), 1),
+            // command-line flags: --password x, --api-key=x, --token x
+            new Rule("password", Pattern.compile(
+                    "(?i)(?<![A-Za-z0-9-])--(?:password|passwd|db-password)(?:=|\\s+)" + VALUE), 1),
+            new Rule("token", Pattern.compile(
+                    "(?i)(?<![A-Za-z0-9-])--(?:api[-_]?key|token|access[-_]?token|auth[-_]?token|secret|client[-_]?secret|"
+                            + "secret[-_]?key|hf[-_]?token|wandb[-_]?key)(?:=|\\s+)" + VALUE), 1),
+            // wandb.login(key="..."), huggingface_hub.login(token="...")
+            new Rule("token", Pattern.compile("(?i)\\.login\\([^)]*?\\b(?:key|token)\\s*=\\s*" + VALUE), 1),
             new Rule("password", Pattern.compile(
                     "(?i)(?<![A-Za-z0-9])(?:[A-Za-z0-9_.-]*[_.-])?(?:password|passwd|pwd)[\"']?\\s*[=:]\\s*" + VALUE), 1),
             new Rule("token", Pattern.compile(
                     "(?<![A-Za-z0-9_])(?:[A-Z][A-Z0-9_]*_)?(?:TOKEN|API_KEY|ACCESS_KEY|AUTH_KEY)[\"']?\\s*[=:]\\s*" + VALUE), 1),
+            // lower-case names that are credentials (wandb_api_key=, api_key:, access_token:), not tokenizer settings
+            // (pad_token: [PAD])
+            new Rule("token", Pattern.compile(
+                    "(?i)(?<![A-Za-z0-9_])(?:[A-Za-z][A-Za-z0-9_]*[_-])?(?:api[_-]?key|access[_-]?key|auth[_-]?key|kaggle[_-]?key|"
+                            + "(?:access|auth|api|refresh|id|session|bearer|oauth|bot|hf|wandb|github|gitlab|slack|openai)[_-]?token)"
+                            + "[\"']?\\s*[=:]\\s*" + VALUE), 1),
             new Rule("secret", Pattern.compile(
-                    "(?<![A-Za-z0-9_])(?:[A-Z][A-Z0-9_]*_)?(?:SECRET|SECRET_KEY|PRIVATE_KEY)[\"']?\\s*[=:]\\s*" + VALUE), 1));
+                    "(?<![A-Za-z0-9_])(?:[A-Z][A-Z0-9_]*_)?(?:SECRET|SECRET_KEY|PRIVATE_KEY)[\"']?\\s*[=:]\\s*" + VALUE), 1),
+            new Rule("secret", Pattern.compile(
+                    "(?i)(?<![A-Za-z0-9_])(?:[A-Za-z][A-Za-z0-9_]*[_-])?(?:client[_-]?secret|secret[_-]?key|api[_-]?secret)"
+                            + "[\"']?\\s*[=:]\\s*" + VALUE), 1));
 
     private static final Pattern PEM_BEGIN = Pattern.compile("-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----");
     private static final Pattern PEM_END = Pattern.compile("-----END [A-Z0-9 ]*PRIVATE KEY-----");
@@ -121,6 +164,33 @@ public final class SecretRedactor {
             }
         }
         return new Counts(r.counts);
+    }
+
+    /** Bytes of a file {@link #mostlyText} looks at. */
+    static final int TEXT_SAMPLE = 1 << 20;
+
+    /**
+     * Tells whether a file classed binary is text with a few control bytes after all (a log with one NUL, a
+     * terminal capture): in its first {@link #TEXT_SAMPLE} bytes at most one in a hundred is a control byte other than
+     * tab, line ends, form feed, backspace and escape. Such files are redacted like text (byte-transparently); real
+     * binaries (archives, images, weights: about one byte in eight below 0x20) are not.
+     */
+    public static boolean mostlyText(Path file) throws IOException {
+        byte[] head;
+        try (InputStream in = Files.newInputStream(file)) {
+            head = in.readNBytes(TEXT_SAMPLE);
+        }
+        if (head.length == 0) {
+            return false;
+        }
+        int control = 0;
+        for (byte b : head) {
+            int v = b & 0xFF;
+            if ((v < 0x20 && v != '\t' && v != '\n' && v != '\r' && v != '\f' && v != '\b' && v != 0x1B) || v == 0x7F) {
+                control++;
+            }
+        }
+        return control * 100L <= head.length;
     }
 
     private static Reader reader(Path file, Charset charset, int skip) throws IOException {
@@ -221,11 +291,15 @@ public final class SecretRedactor {
     /**
      * The prefilter: false only when no rule can match in {@code c[from, to)}, because the line holds none of the
      * literals every match of some rule contains. Per rule: {@code -----BEGIN} (private key), {@code private_key_id},
-     * {@code AKIA}/{@code ASIA}/{@code ABIA}/{@code ACCA}/{@code AIDA}/{@code AROA}, {@code secret} in any case
-     * (both AWS secret-key names, {@code SECRET}), {@code key=}/{@code sig=}/{@code signature=} in any case (Azure),
-     * {@code hf_}, {@code gh?_}/{@code github_pat_}, {@code sk-}, {@code xox}, {@code ://} with an {@code @}
-     * (URL credentials), {@code passw}/{@code pwd} in any case, {@code TOKEN}, {@code _KEY} (API/ACCESS/AUTH/PRIVATE
-     * keys). The rules' case-insensitive parts fold ASCII only, as {@code (?i)} does, so folding ASCII here suffices.
+     * {@code AKIA}/{@code ASIA}/{@code ABIA}/{@code ACCA}/{@code AIDA}/{@code AROA}, {@code AIza}, {@code secret} in any
+     * case (both AWS secret-key names, {@code SECRET}, client secrets), {@code key}/{@code token} in any case followed by
+     * an optional quote, blanks and {@code =} or {@code :} (Azure, API keys, tokens), {@code sig=}/{@code signature=},
+     * {@code hf_}, {@code gh?_}/{@code github_pat_}, {@code gl...-} (GitLab), {@code npm_}, {@code r8_},
+     * {@code dckr_pat_}, {@code pypi-}, {@code dapi}, {@code GOCSPX-}, {@code sk_live_}/{@code rk_live_}, {@code SG.},
+     * {@code sk-}, {@code xox}, {@code eyJ} (JWTs), {@code bearer} in any case, {@code ://} with an {@code @} (URL
+     * credentials), {@code passw}/{@code pwd} in any case, {@code --} and a letter (command-line flags),
+     * {@code .login(}, {@code _KEY}. The rules' case-insensitive parts fold ASCII only, as {@code (?i)} does, so folding
+     * ASCII here suffices.
      */
     static boolean mayHoldSecret(char[] c, int from, int to) {
         // every anchor is at least two characters long: a table of their first two rejects most positions at once
@@ -243,10 +317,11 @@ public final class SecretRedactor {
     private static final boolean[] FIRST_TWO = new boolean[128 * 128];
 
     static {
-        for (String exact : List.of("--", "pr", "AK", "AS", "AB", "AC", "AI", "AR", "sk", "hf", "gh", "gi", "xo", "TO", "_K", ":/")) {
+        for (String exact : List.of("--", "pr", "AK", "AS", "AB", "AC", "AI", "AR", "sk", "hf", "gh", "gi", "xo", "_K", ":/",
+                "gl", "np", "r8", "dc", "py", "da", "GO", "rk", "SG", "ey", ".l")) {
             FIRST_TWO[exact.charAt(0) << 7 | exact.charAt(1)] = true;
         }
-        for (String folded : List.of("pa", "pw", "se", "si", "ke")) {
+        for (String folded : List.of("pa", "pw", "se", "si", "ke", "to", "be")) {
             for (char a : new char[] {folded.charAt(0), Character.toUpperCase(folded.charAt(0))}) {
                 for (char b : new char[] {folded.charAt(1), Character.toUpperCase(folded.charAt(1))}) {
                     FIRST_TWO[a << 7 | b] = true;
@@ -259,28 +334,78 @@ public final class SecretRedactor {
     private static boolean anchorAt(char[] c, int i, int to) {
         switch (c[i]) {
             case '-' -> {
-                if (at(c, i, to, "-----BEGIN")) {
+                // a PEM block, or a command-line flag (--password x, --api-key=x)
+                if (at(c, i, to, "-----BEGIN") || i + 2 < to && c[i + 1] == '-' && Character.isLetter(c[i + 2])) {
+                    return true;
+                }
+            }
+            case '.' -> {
+                if (at(c, i, to, ".login(")) {
+                    return true;
+                }
+            }
+            case 'e' -> {
+                if (at(c, i, to, "eyJ")) {
+                    return true;
+                }
+            }
+            case 'b', 'B' -> {
+                if (atFolded(c, i, to, "bearer")) {
+                    return true;
+                }
+            }
+            case 'n' -> {
+                if (at(c, i, to, "npm_")) {
+                    return true;
+                }
+            }
+            case 'r' -> {
+                if (at(c, i, to, "r8_") || at(c, i, to, "rk_live_")) {
+                    return true;
+                }
+            }
+            case 'd' -> {
+                if (at(c, i, to, "dckr_pat_") || at(c, i, to, "dapi")) {
+                    return true;
+                }
+            }
+            case 'G' -> {
+                if (at(c, i, to, "GOCSPX-")) {
+                    return true;
+                }
+            }
+            case 'S' -> {
+                if (at(c, i, to, "SG.") || atFolded(c, i, to, "secret") || atFolded(c, i, to, "sig=")
+                        || atFolded(c, i, to, "signature=")) {
                     return true;
                 }
             }
             case 'p', 'P' -> {
-                if (at(c, i, to, "private_key_id") || atFolded(c, i, to, "passw") || atFolded(c, i, to, "pwd")) {
+                if (at(c, i, to, "private_key_id") || atFolded(c, i, to, "passw") || atFolded(c, i, to, "pwd")
+                        || at(c, i, to, "pypi-")) {
                     return true;
                 }
             }
             case 'A' -> {
-                if (i + 4 <= to && isAwsPrefix(c[i + 1], c[i + 2], c[i + 3])) {
+                if (i + 4 <= to && isAwsPrefix(c[i + 1], c[i + 2], c[i + 3]) || at(c, i, to, "AIza")) {
                     return true;
                 }
             }
-            case 's', 'S' -> {
+            case 's' -> {
                 if (atFolded(c, i, to, "secret") || atFolded(c, i, to, "sig=") || atFolded(c, i, to, "signature=")
-                        || at(c, i, to, "sk-")) {
+                        || at(c, i, to, "sk-") || at(c, i, to, "sk_live_")) {
                     return true;
                 }
             }
             case 'k', 'K' -> {
-                if (atFolded(c, i, to, "key=")) {
+                // key=, api_key: ..., "key": (any case)
+                if (atFolded(c, i, to, "key") && separatorAfter(c, i + 3, to)) {
+                    return true;
+                }
+            }
+            case 't', 'T' -> {
+                // TOKEN=, access_token: ... (any case)
+                if (atFolded(c, i, to, "token") && separatorAfter(c, i + 5, to)) {
                     return true;
                 }
             }
@@ -291,17 +416,12 @@ public final class SecretRedactor {
             }
             case 'g' -> {
                 if (i + 4 <= to && c[i + 1] == 'h' && c[i + 3] == '_' && "pousr".indexOf(c[i + 2]) >= 0
-                        || at(c, i, to, "github_pat_")) {
+                        || at(c, i, to, "github_pat_") || at(c, i, to, "gl") && indexOf(c, i + 2, Math.min(to, i + 6), '-') >= 0) {
                     return true;
                 }
             }
             case 'x' -> {
                 if (at(c, i, to, "xox")) {
-                    return true;
-                }
-            }
-            case 'T' -> {
-                if (at(c, i, to, "TOKEN")) {
                     return true;
                 }
             }
@@ -320,6 +440,18 @@ public final class SecretRedactor {
             }
         }
         return false;
+    }
+
+    /** Tells whether {@code c[i]} starts an assignment: an optional quote, blanks, then {@code =} or {@code :}. */
+    private static boolean separatorAfter(char[] c, int i, int to) {
+        int k = i;
+        if (k < to && (c[k] == '"' || c[k] == '\'')) {
+            k++;
+        }
+        while (k < to && (c[k] == ' ' || c[k] == '\t')) {
+            k++;
+        }
+        return k < to && (c[k] == '=' || c[k] == ':');
     }
 
     private static boolean isAwsPrefix(char a, char b, char c) {

@@ -61,8 +61,10 @@ public class RetentionService {
 
     // the same, read in the caller's transaction
     private static long[] usedInTransaction(String owner) {
+        // stored bytes: the artifacts as kept (unpacked), not the uploaded archives
         Object[] row = (Object[]) Bundle.getEntityManager().createNativeQuery(
-                "select coalesce(sum(b.size_bytes), 0), count(b.id) from bundle b join bundle_owner o on o.bundle_id = b.id"
+                "select coalesce(sum(a.size_bytes), 0), count(distinct o.bundle_id) from bundle_owner o"
+                        + " join bundle b on b.id = o.bundle_id left join artifact a on a.bundle_id = b.id"
                         + " where o.owner = ?1").setParameter(1, owner).getSingleResult();
         return new long[] {((Number) row[0]).longValue(), ((Number) row[1]).longValue()};
     }

@@ -246,10 +246,12 @@ public class BundleResource {
     @POST
     @Path("/{id}/read")
     @RolesAllowed({Roles.REPORTER, Roles.TRIAGER})
-    @Operation(summary = "Read a bundle again in the background (after reading it failed, or to refresh it); answers 202 "
-            + "with the bundle, status PROCESSING")
+    @Operation(summary = "Read a bundle again in the background (after reading it failed, or to refresh it; triagers any, "
+            + "reporters their own); answers 202 with the bundle, status PROCESSING")
     public Response readAgain(@RestPath long id) {
         dev.crashlab.account.Caller who = dev.crashlab.web.auth.Callers.of(identity);
+        bundles.find(id).orElseThrow(() -> ProblemException.notFound("no bundle " + id));
+        ownership.checkMayChange(id, who, "read again");
         BundleView view = ingest.readAgain(id);
         audit.record(who, "bundle.read-again", "bundle " + id, view.name());
         return Response.accepted(view).build();

@@ -24,14 +24,14 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * carries (README "Hardening defaults").
  *
  * <ul>
- *   <li>Host allow-list: a request whose {@code Host} is not a loopback name, the configured
+ *   <li>Host allow-list: a request without a {@code Host}, or whose {@code Host} is not a loopback name, the configured
  *       {@code quarkus.http.host} or one of {@code crashlab.http.allowed-hosts} gets a 400 problem. Binding to
  *       127.0.0.1 alone does not stop DNS rebinding: a foreign page's name pointed at 127.0.0.1 still
  *       carries its own name.
  *   <li>Cross-origin writes: a POST, PUT, PATCH or DELETE whose {@code Origin} (or, without one,
  *       {@code Sec-Fetch-Site}) says it comes from another site's page gets a 403 problem. Requests without
  *       either header (curl, workers, collectors) pass: browsers always send one of them on such requests.
- *   <li>JSON bodies: at most {@link #MAX_JSON_BYTES}, with a declared length.
+ *   <li>(Body sizes: {@link RequestSizeLimit}, the route after this one.)
  *   <li>Headers: an app-wide Content-Security-Policy ({@code script-src 'self'}, {@code frame-ancestors
  *       'none'}), {@code nosniff}, {@code Referrer-Policy}, {@code X-Frame-Options}. A response that set its
  *       own policy (artifact content: {@code sandbox}) keeps it.
@@ -39,9 +39,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  */
 @ApplicationScoped
 public class HttpGuards {
-
-    /** Largest JSON request body accepted. */
-    static final long MAX_JSON_BYTES = 1L << 20;
 
     /** The policy for the UI and the API. */
     static final String APP_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -90,6 +87,15 @@ public class HttpGuards {
         HttpServerRequest request = ctx.request();
         ctx.addHeadersEndHandler(v -> secureHeaders(ctx.response().headers()));
         String host = request.getHeader(HttpHeaders.HOST);
+        if (host == null && request.authority() != null) {
+            host = request.authority().toString(); // HTTP/2's :authority
+        }
+        if (host == null && !anyHost) {
+            // HTTP/1.0 without a Host: its name cannot be checked, so it is not answered as if it were ours
+            respond(ctx, Problem.of("unknown-host", "Unknown host name", 400, "send a Host header naming this server",
+                    request.path()));
+            return;
+        }
         if (host != null && !anyHost && !allowed.contains(hostName(host))) {
             respond(ctx, Problem.of("unknown-host", "Unknown host name", 400, "this server does not answer to the name `"
                     + clip(host) + "`; add it to crashlab.http.allowed-hosts (CRASHLAB_HTTP_ALLOWED_HOSTS) if it should",
@@ -108,35 +114,6 @@ public class HttpGuards {
                 respond(ctx, Problem.of("cross-origin", "Cross-site request refused", 403, "a page on " + foreign
                         + " may not change anything here; open CrashLab itself to do this", request.path()));
                 return;
-            }
-            if (request.path().startsWith("/api/") && isJson(request.getHeader(HttpHeaders.CONTENT_TYPE))) {
-                String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
-                if (length == null) {
-                    respond(ctx, Problem.of("length-required", "Length required", 411,
-                            "send JSON bodies with a Content-Length header", request.path()));
-                    return;
-                }
-                long declared;
-                try {
-                    declared = Long.parseLong(length.strip());
-                } catch (NumberFormatException e) {
-                    declared = Long.MAX_VALUE;
-                }
-                if (declared > MAX_JSON_BYTES) {
-                    Problem tooLarge = Problem.of("too-large", "Request too large", 413,
-                            "JSON bodies may be at most 1 MiB; this one declares " + clip(length) + " bytes", request.path());
-                    if (declared - MAX_JSON_BYTES <= RequestSizeLimit.DRAIN_BYTES) {
-                        // read and drop the rest, so that the client (still sending) can read the answer
-                        request.handler(ignored -> {});
-                        request.endHandler(done -> respond(ctx, tooLarge));
-                        request.resume();
-                    } else {
-                        ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
-                        ctx.response().endHandler(done -> request.connection().close());
-                        respond(ctx, tooLarge);
-                    }
-                    return;
-                }
             }
         }
         ctx.next();
@@ -201,16 +178,6 @@ public class HttpGuards {
 
     private static boolean isWrite(HttpMethod m) {
         return m == HttpMethod.POST || m == HttpMethod.PUT || m == HttpMethod.PATCH || m == HttpMethod.DELETE;
-    }
-
-    private static boolean isJson(String contentType) {
-        if (contentType == null) {
-            return false;
-        }
-        String t = contentType.toLowerCase(Locale.ROOT);
-        int semi = t.indexOf(';');
-        t = (semi >= 0 ? t.substring(0, semi) : t).strip();
-        return t.equals("application/json") || t.endsWith("+json");
     }
 
     private static void secureHeaders(MultiMap headers) {

@@ -81,7 +81,9 @@ class SecretPrefilterTest {
         assertThat(SecretRedactor.mayHoldSecret("ok.")).isFalse();
         assertThat(SecretRedactor.mayHoldSecret("12:34:56 step 100 loss=0.25 lr: 3e-4 torch.cuda OutOfMemoryError")).isFalse();
         assertThat(SecretRedactor.mayHoldSecret("https://download.example/whl")).isFalse(); // no '@': no credentials
-        assertThat(SecretRedactor.mayHoldSecret("MAX_TOKENS=512")).isTrue(); // an anchor; the rules then decide
+        assertThat(SecretRedactor.mayHoldSecret("MAX_TOKEN=512")).isTrue(); // an anchor; the rules then decide
+        // "token"/"key" count only when an assignment follows (tokenizer and throughput lines stay on the fast path)
+        assertThat(SecretRedactor.mayHoldSecret("MAX_TOKENS=512 tokens/s 1520 keys 3")).isFalse();
     }
 
     @Test

@@ -74,6 +74,25 @@ class RetentionTest {
         upload(userToken("quota-other-" + suffix(), "reporter"), "other.bin", randomBytes(150 * 1024));
     }
 
+    /** Issue 26, finding 7: the quota counts what is stored (unpacked), not the uploaded archive (330:1 before). */
+    @Test
+    void theQuotaCountsStoredBytesNotUploadedBytes() {
+        String user = "quota-stored-" + suffix();
+        String token = userToken(user, "reporter");
+        String line = "step 1 loss=0.25 lr=3e-4 nothing to see here\n";
+        byte[] zip = dev.crashlab.testing.Zips.zip().text("train.log", line.repeat(300 * 1024 / line.length())).build();
+        assertThat(zip.length).as("the zip is small").isLessThan(16 * 1024);
+        given().header("Authorization", "Bearer " + token).contentType("application/zip").body(zip)
+                .when().post("/api/bundles").then().statusCode(413).body("type", containsString("quota-exceeded"));
+        given().header("Authorization", "Bearer " + token).get("/api/retention").then().body("bundles", equalTo(0));
+        // within the quota, usage is what is stored
+        byte[] small = dev.crashlab.testing.Zips.zip().text("train.log", line.repeat(100 * 1024 / line.length())).build();
+        given().header("Authorization", "Bearer " + token).contentType("application/zip").body(small)
+                .when().post("/api/bundles").then().statusCode(201);
+        given().header("Authorization", "Bearer " + token).get("/api/retention").then()
+                .body("usedBytes", equalTo(line.length() * (100 * 1024 / line.length()))).body("bundles", equalTo(1));
+    }
+
     @Test
     void uploadsThatRaceCannotTogetherPassTheQuota() throws Exception {
         // Eight uploads of 100 KiB at once by one user with 256 KiB: each passes the early check (nothing is stored

@@ -20,6 +20,9 @@ public class ResolutionService {
     DiagnosisService diagnoses;
 
     @Inject
+    dev.crashlab.bundle.BundleService bundles;
+
+    @Inject
     KnowledgeService knowledge;
 
     /** A confirmed cause as the API shows it. */
@@ -82,8 +85,9 @@ public class ResolutionService {
         if (knowledge.current().source().kb().article(articleId).isEmpty()) {
             throw new Refused("the knowledge base has no article '" + articleId + "' (GET /api/kb lists them)");
         }
-        String n = note == null || note.isBlank() ? null : note.strip();
+        String n = note == null || note.isBlank() ? null : bundles.redactText(note.strip(), new java.util.TreeMap<>(), Integer.MAX_VALUE);
         if (n != null && n.length() > BundleResolution.MAX_NOTE) {
+            // checked after redaction, which may lengthen it: what is stored must fit
             throw new Refused("the note is " + n.length() + " characters long; at most " + BundleResolution.MAX_NOTE + " fit");
         }
         Optional<Resolution> out = QuarkusTransaction.requiringNew().call(() -> {
