@@ -30,9 +30,11 @@ import java.util.zip.ZipOutputStream;
 
 /**
  * scripts/bench load: N concurrent clients (virtual threads, java.net.http) against a running CrashLab for D seconds,
- * mixing uploads of corpus-like bundles, report reads, past-crash searches and KB searches; prints requests/s and
- * p50/p99 per kind and the 5xx count, then checks every accepted bundle: stored, every artifact downloads byte for
- * byte as uploaded, and diagnosed.
+ * mixing uploads of corpus-like bundles, report reads, past-crash searches and KB searches; prints requests/s,
+ * p50/p99/p99.9 and the count over 1 s per kind and the 5xx count, then per kind the server's own time and its waits
+ * by what (two scrapes of {@code /q/metrics}: {@code http_server_requests_seconds}, {@code crashlab_wait_seconds}), the
+ * background waits and the connection pool's; then checks every accepted bundle: stored, every artifact downloads
+ * byte for byte as uploaded, and diagnosed.
  *
  * <p>Run by scripts/bench with Jackson on the class path (java's source-file mode):
  * {@code java -cp 'crashlab-server/target/pg/lib/main/*' scripts/lib/LoadBench.java URL TOKEN SECONDS CLIENTS CORPUS}.
@@ -46,15 +48,20 @@ public final class LoadBench {
     static final class Kind {
         final String name;
         final int weight;
+        /** The resource methods (the {@code route} tag of {@code crashlab_wait_seconds}) and URI templates it calls. */
+        final List<String> routes;
+        final List<String> uris;
         final List<Long> nanos = Collections.synchronizedList(new ArrayList<>());
         final AtomicLong ok = new AtomicLong();
         final AtomicLong client = new AtomicLong();
         final AtomicLong server = new AtomicLong();
         final AtomicLong failed = new AtomicLong();
 
-        Kind(String name, int weight) {
+        Kind(String name, int weight, List<String> routes, List<String> uris) {
             this.name = name;
             this.weight = weight;
+            this.routes = routes;
+            this.uris = uris;
         }
     }
 
@@ -74,10 +81,14 @@ public final class LoadBench {
     final List<String> clientErrors = new CopyOnWriteArrayList<>();
     final AtomicLong seq = new AtomicLong();
 
-    final Kind upload = new Kind("upload a bundle (POST /api/bundles, zip)", 10);
-    final Kind report = new Kind("read a report (GET bundle, diagnosis or facts)", 40);
-    final Kind crashSearch = new Kind("past-crash search (GET /api/bundles/search)", 25);
-    final Kind kbSearch = new Kind("KB search (GET /api/kb/search)", 25);
+    final Kind upload = new Kind("upload a bundle (POST /api/bundles, zip)", 10, List.of("BundleResource.uploadArchive"),
+            List.of("/bundles"));
+    final Kind report = new Kind("read a report (GET bundle, diagnosis or facts)", 40,
+            List.of("BundleResource.get", "DiagnosisResource.diagnosis", "BundleResource.facts"),
+            List.of("/bundles/{id}", "/bundles/{id}/diagnosis", "/bundles/{id}/facts"));
+    final Kind crashSearch = new Kind("past-crash search (GET /api/bundles/search)", 25, List.of("CrashSearchResource.search"),
+            List.of("/bundles/search"));
+    final Kind kbSearch = new Kind("KB search (GET /api/kb/search)", 25, List.of("KbResource.search"), List.of("/kb/search"));
     final List<Kind> kinds = List.of(upload, report, crashSearch, kbSearch);
 
     LoadBench(String base, String token, Path corpus) throws IOException {
@@ -262,6 +273,127 @@ public final class LoadBench {
         }
     }
 
+    /** The server's Prometheus series ({@code /q/metrics}) by their full name with labels; empty if it has none. */
+    Map<String, Double> scrape() {
+        Map<String, Double> out = new java.util.HashMap<>();
+        try {
+            HttpResponse<String> r = http.send(req("/q/metrics").GET().build(), HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200) {
+                return out;
+            }
+            for (String line : r.body().split("\n")) {
+                int sp = line.lastIndexOf(' ');
+                if (line.startsWith("#") || sp < 0) {
+                    continue;
+                }
+                try {
+                    out.put(line.substring(0, sp), Double.parseDouble(line.substring(sp + 1)));
+                } catch (NumberFormatException e) {
+                    // not a sample
+                }
+            }
+        } catch (IOException e) {
+            // a server without metrics: the table says so
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return out;
+    }
+
+    /** The value of {@code label} in a series name, or null. */
+    static String label(String series, String label) {
+        int i = series.indexOf(label + "=\"");
+        if (i < 0) {
+            return null;
+        }
+        int from = i + label.length() + 2;
+        return series.substring(from, series.indexOf('"', from));
+    }
+
+    /** The growth between two scrapes of the series named {@code name} whose label {@code label} is in {@code values}. */
+    static double delta(Map<String, Double> before, Map<String, Double> after, String name, String label, List<String> values,
+            String otherLabel, String otherValue) {
+        double sum = 0;
+        for (Map.Entry<String, Double> e : after.entrySet()) {
+            String k = e.getKey();
+            if (!k.startsWith(name + "{")) {
+                continue;
+            }
+            if (label != null && !values.contains(label(k, label))) {
+                continue;
+            }
+            if (otherLabel != null && !otherValue.equals(label(k, otherLabel))) {
+                continue;
+            }
+            sum += e.getValue() - before.getOrDefault(k, 0.0);
+        }
+        return sum;
+    }
+
+    /** Per kind, the server's own time and how much of it was waiting (locks, guard, reading), from two metric scrapes. */
+    void printServerSide(Map<String, Double> before, Map<String, Double> after) {
+        if (after.keySet().stream().noneMatch(k -> k.startsWith("crashlab_wait_seconds_count{"))) {
+            System.out.println("(the server publishes no crashlab_wait_seconds on /q/metrics: no server-side waits to show)");
+            return;
+        }
+        List<String> whats = after.keySet().stream().filter(k -> k.startsWith("crashlab_wait_seconds_count{"))
+                .map(k -> label(k, "what")).distinct().sorted().toList();
+        System.out.printf(Locale.ROOT, "%nserver side, from /q/metrics over the timed run (ms per request; waits are time blocked, not working):%n");
+        StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-50s %9s %9s %9s", "kind", "requests", "server ms", "waited ms"));
+        whats.forEach(w -> head.append(String.format(Locale.ROOT, " %16s", w)));
+        System.out.println(head);
+        for (Kind k : kinds) {
+            double n = delta(before, after, "http_server_requests_seconds_count", "uri", k.uris, null, null);
+            double server = delta(before, after, "http_server_requests_seconds_sum", "uri", k.uris, null, null);
+            double waited = delta(before, after, "crashlab_wait_seconds_sum", "route", k.routes, null, null);
+            StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-50s %9.0f %9.1f %9.2f", k.name, n,
+                    n == 0 ? Double.NaN : server * 1000 / n, n == 0 ? Double.NaN : waited * 1000 / n));
+            for (String w : whats) {
+                double x = delta(before, after, "crashlab_wait_seconds_sum", "route", k.routes, "what", w);
+                row.append(String.format(Locale.ROOT, " %16.2f", n == 0 ? Double.NaN : x * 1000 / n));
+            }
+            System.out.println(row);
+        }
+        for (String w : whats) {
+            double n = delta(before, after, "crashlab_wait_seconds_count", "route", List.of("background"), "what", w);
+            if (n > 0) {
+                double sum = delta(before, after, "crashlab_wait_seconds_sum", "route", List.of("background"), "what", w);
+                System.out.printf(Locale.ROOT, "  background %-16s %6.0f waits, mean %8.1f ms, %s%n", w, n, sum * 1000 / n,
+                        bucketP99(before, after, w));
+            }
+        }
+        double acquires = delta(before, after, "agroal_acquire_count_total", null, null, null, null);
+        double blocked = delta(before, after, "agroal_blocking_time_total_milliseconds", null, null, null, null);
+        if (acquires > 0) {
+            System.out.printf(Locale.ROOT, "  connection pool: %.0f acquisitions, %.0f ms blocked in all (%.2f ms each on average)%n",
+                    acquires, blocked, blocked / acquires);
+        }
+    }
+
+    /** "p99 <= X s" for background waits of {@code what}, from the histogram's bucket growth. */
+    static String bucketP99(Map<String, Double> before, Map<String, Double> after, String what) {
+        java.util.TreeMap<Double, Double> cumulative = new java.util.TreeMap<>();
+        for (Map.Entry<String, Double> e : after.entrySet()) {
+            String k = e.getKey();
+            if (k.startsWith("crashlab_wait_seconds_bucket{") && "background".equals(label(k, "route")) && what.equals(label(k, "what"))) {
+                String le = label(k, "le");
+                cumulative.merge("+Inf".equals(le) ? Double.POSITIVE_INFINITY : Double.parseDouble(le),
+                        e.getValue() - before.getOrDefault(k, 0.0), Double::sum);
+            }
+        }
+        if (cumulative.isEmpty()) {
+            return "";
+        }
+        double total = cumulative.lastEntry().getValue();
+        for (Map.Entry<Double, Double> e : cumulative.entrySet()) {
+            if (e.getValue() >= 0.99 * total) {
+                return "p99 <= " + (e.getKey().isInfinite() ? "+Inf" : e.getKey() + " s") + ", over 1 s: "
+                        + String.format(Locale.ROOT, "%.0f", total - cumulative.getOrDefault(1.0, total));
+            }
+        }
+        return "";
+    }
+
     static double pct(List<Long> nanos, double p) {
         if (nanos.isEmpty()) {
             return Double.NaN;
@@ -385,6 +517,7 @@ public final class LoadBench {
         });
         b.serverErrors.clear();
         b.clientErrors.clear();
+        Map<String, Double> metricsBefore = b.scrape();
         long t0 = System.nanoTime();
         long end = t0 + Duration.ofSeconds(seconds).toNanos();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -394,9 +527,11 @@ public final class LoadBench {
             }
         }
         double elapsed = (System.nanoTime() - t0) / 1e9;
+        Map<String, Double> metricsAfter = b.scrape();
         System.out.printf(Locale.ROOT, "%nload benchmark: %d clients for %.1f s against %s; %d cores here, Java %s%n",
                 clients, elapsed, b.base, Runtime.getRuntime().availableProcessors(), Runtime.version());
-        System.out.printf(Locale.ROOT, "%-50s %8s %8s %9s %9s %6s %5s %5s%n", "kind", "requests", "req/s", "p50 ms", "p99 ms", "4xx", "5xx", "no-resp");
+        System.out.printf(Locale.ROOT, "%-50s %8s %8s %9s %9s %9s %6s %6s %5s %5s%n", "kind", "requests", "req/s", "p50 ms", "p99 ms",
+                "p99.9 ms", ">1 s", "4xx", "5xx", "no-resp");
         long all = 0;
         long fivexx = 0;
         List<Long> every = new ArrayList<>();
@@ -405,10 +540,16 @@ public final class LoadBench {
             all += n;
             fivexx += k.server.get() + k.failed.get();
             every.addAll(k.nanos);
-            System.out.printf(Locale.ROOT, "%-50s %8d %8.1f %9.1f %9.1f %6d %5d %5d%n", k.name, n, n / elapsed, pct(k.nanos, 50), pct(k.nanos, 99),
-                    k.client.get(), k.server.get(), k.failed.get());
+            long over1s;
+            synchronized (k.nanos) {
+                over1s = k.nanos.stream().filter(t -> t > 1_000_000_000L).count();
+            }
+            System.out.printf(Locale.ROOT, "%-50s %8d %8.1f %9.1f %9.1f %9.1f %6d %6d %5d %5d%n", k.name, n, n / elapsed, pct(k.nanos, 50),
+                    pct(k.nanos, 99), pct(k.nanos, 99.9), over1s, k.client.get(), k.server.get(), k.failed.get());
         }
-        System.out.printf(Locale.ROOT, "%-50s %8d %8.1f %9.1f %9.1f %6s %5d%n", "all", all, all / elapsed, pct(every, 50), pct(every, 99), "", fivexx);
+        System.out.printf(Locale.ROOT, "%-50s %8d %8.1f %9.1f %9.1f %9.1f %6d %6s %5d%n", "all", all, all / elapsed, pct(every, 50),
+                pct(every, 99), pct(every, 99.9), every.stream().filter(t -> t > 1_000_000_000L).count(), "", fivexx);
+        b.printServerSide(metricsBefore, metricsAfter);
         b.serverErrors.forEach(s -> System.out.println("  " + s));
         b.clientErrors.forEach(s -> System.out.println("  4xx: " + s));
         int rc = b.verify(Duration.ofMinutes(5));

@@ -11,6 +11,7 @@ import dev.crashlab.bundle.BundleViews.BundleSummary;
 import dev.crashlab.bundle.BundleViews.BundleView;
 import dev.crashlab.bundle.BundleViews.Page;
 import dev.crashlab.config.CrashLabConfig;
+import dev.crashlab.metrics.Waits;
 import dev.crashlab.sniff.ArtifactSniffer;
 import dev.crashlab.sniff.ArtifactType;
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -61,6 +62,8 @@ public class BundleService {
     private final ArtifactSniffer sniffer = new ArtifactSniffer();
     @Inject
     BlobStore blobs;
+    @Inject
+    Waits waits;
     private Path scratch;
 
     @PostConstruct
@@ -84,8 +87,9 @@ public class BundleService {
      * bundles) and should become incremental for much larger ones.
      */
     public SweepResult sweep() throws IOException {
+        long t0 = System.nanoTime();
         synchronized (storeLock) {
-            return guarded(this::sweepGuarded);
+            return guarded(t0, this::sweepGuarded);
         }
     }
 
@@ -281,8 +285,9 @@ public class BundleService {
 
     private BundleView commit(Bundle bundle, List<Artifact> artifacts, List<StagedFile> files, CommitCheck check)
             throws IOException {
+        long t0 = System.nanoTime();
         synchronized (storeLock) {
-            return guarded(() -> commitGuarded(bundle, artifacts, files, check));
+            return guarded(t0, () -> commitGuarded(bundle, artifacts, files, check));
         }
     }
 
@@ -325,7 +330,16 @@ public class BundleService {
      * deadlock. Needs an active transaction.
      */
     public boolean lockRow(long id) {
-        return Bundle.findById(id, LockModeType.PESSIMISTIC_WRITE) != null;
+        return waits.time(Waits.What.BUNDLE_ROW_LOCK, () -> Bundle.findById(id, LockModeType.PESSIMISTIC_WRITE) != null);
+    }
+
+    /**
+     * Locks the bundle's row as {@link #lockRow} does if no other transaction holds it, never waiting; false when it is
+     * held, or there is no such bundle. For readers that would store what they computed, and may as well not.
+     */
+    public boolean tryLockRow(long id) {
+        return !Bundle.getEntityManager().createNativeQuery("select id from bundle where id = ?1 for update skip locked")
+                .setParameter(1, id).getResultList().isEmpty();
     }
 
     /** Returns the bundle with its artifacts, if it exists. */
@@ -377,15 +391,17 @@ public class BundleService {
 
     /** Deletes a bundle and every blob no other bundle uses; returns false if there was no such bundle. */
     public boolean delete(long id) throws IOException {
+        long t0 = System.nanoTime();
         synchronized (storeLock) {
-            return guarded(() -> deleteGuarded(id));
+            return guarded(t0, () -> deleteGuarded(id));
         }
     }
 
     private boolean deleteGuarded(long id) throws IOException {
         {
             Set<String> hashes = QuarkusTransaction.requiringNew().call(() -> {
-                Bundle b = Bundle.findById(id, LockModeType.PESSIMISTIC_WRITE); // see lockRow
+                Bundle b = waits.time(Waits.What.BUNDLE_ROW_LOCK,
+                        () -> Bundle.<Bundle>findById(id, LockModeType.PESSIMISTIC_WRITE)); // see lockRow
                 if (b == null) {
                     return null;
                 }
@@ -426,15 +442,17 @@ public class BundleService {
      * Runs {@code body} holding the {@code blob_guard} row lock (V31), so that servers sharing one database and blob
      * store never decide "this blob is unused" while another is storing a bundle that names it. The lock is held by a
      * transaction of its own; {@code body} runs its own transactions, and its outcome is what counts (the guard's
-     * commit only releases the lock).
+     * commit only releases the lock). The wait, from {@code waitedSince} (before taking this server's store lock) until
+     * the row lock is held, is timed as {@link Waits.What#BLOB_GUARD}.
      */
-    private <T> T guarded(Guarded<T> body) throws IOException {
+    private <T> T guarded(long waitedSince, Guarded<T> body) throws IOException {
         java.util.concurrent.atomic.AtomicReference<T> result = new java.util.concurrent.atomic.AtomicReference<>();
         java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
         java.util.concurrent.atomic.AtomicBoolean ran = new java.util.concurrent.atomic.AtomicBoolean();
         try {
             QuarkusTransaction.requiringNew().timeout(GUARD_TIMEOUT_SECONDS).run(() -> {
                 Bundle.getEntityManager().createNativeQuery("select id from blob_guard where id = 1 for update").getResultList();
+                waits.record(Waits.What.BLOB_GUARD, System.nanoTime() - waitedSince);
                 ran.set(true);
                 try {
                     result.set(body.run());

@@ -9,6 +9,7 @@ import dev.crashlab.bundle.BundleViews.BundleView;
 import dev.crashlab.config.CrashLabConfig;
 import dev.crashlab.diagnose.service.DiagnosisService;
 import dev.crashlab.domain.DomainException;
+import dev.crashlab.metrics.Waits;
 import dev.crashlab.reader.BundleFacts;
 import dev.crashlab.reader.BundleReader;
 import dev.crashlab.reader.ReadBudget;
@@ -63,6 +64,9 @@ public class BundleIngest {
     @Inject
     CrashLabConfig config;
 
+    @Inject
+    Waits waits;
+
     private final Set<Long> queued = ConcurrentHashMap.newKeySet();
     private final Map<Long, CompletableFuture<Void>> waiters = new ConcurrentHashMap<>();
     private volatile ExecutorService pool;
@@ -107,7 +111,9 @@ public class BundleIngest {
     /** Queues a stored bundle for reading (once, however often it is asked). */
     public void submit(long bundleId) {
         if (queued.add(bundleId)) {
+            long queuedAt = System.nanoTime();
             pool().execute(() -> {
+                waits.record(Waits.What.INGEST_QUEUE, System.nanoTime() - queuedAt);
                 try {
                     process(bundleId);
                 } finally {
@@ -232,7 +238,15 @@ public class BundleIngest {
      * @throws DomainException NOT_FOUND for an unknown bundle, CONFLICT when it is still being read after the wait
      */
     public void awaitReady(long bundleId) {
-        long deadline = System.nanoTime() + config.ingest().readWait().toNanos();
+        long t0 = System.nanoTime();
+        try {
+            awaitReadyUntil(bundleId, t0 + config.ingest().readWait().toNanos());
+        } finally {
+            waits.record(Waits.What.BUNDLE_READY, System.nanoTime() - t0);
+        }
+    }
+
+    private void awaitReadyUntil(long bundleId, long deadline) {
         while (true) {
             CompletableFuture<Void> w = waiters.computeIfAbsent(bundleId, k -> new CompletableFuture<>());
             Optional<BundleView> b = bundles.find(bundleId);

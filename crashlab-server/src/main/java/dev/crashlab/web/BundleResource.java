@@ -231,16 +231,34 @@ public class BundleResource {
     @GET
     @Path("/{id}/facts")
     @RolesAllowed(Roles.VIEWER)
-    @Operation(summary = "The facts read from every artifact of a bundle (stored at ingest; waits while it is still being read): "
-            + "{\"bundleId\", \"artifacts\":[{\"path\",\"type\",\"facts\",\"problems\"}], \"budgetNotes\"}")
+    @Operation(summary = "The facts read from every artifact of a bundle, as stored by its latest finished reading; answered "
+            + "at once with the reading's status and progress (409 bundle-processing while nothing is stored yet): "
+            + "{\"bundleId\", \"status\", \"artifactsRead\", \"artifactCount\", \"artifacts\":[{\"path\",\"type\",\"facts\",\"problems\"}], \"budgetNotes\"}")
     public Map<String, Object> facts(@RestPath long id) {
-        ingest.awaitReady(id);
-        BundleFacts read = storedFacts.find(id, false).orElseThrow(() -> ProblemException.notFound("no bundle " + id));
+        BundleView bundle = bundles.find(id).orElseThrow(() -> ProblemException.notFound("no bundle " + id));
+        BundleFacts read = storedFacts.find(id, false).orElseThrow(() -> readingPending(bundle));
         List<ArtifactFacts> artifacts = read.artifacts().stream()
                 .map(a -> new ArtifactFacts(a.path(), a.type(), a.facts(), a.problemMessages()))
                 .toList();
-        return Map.of("bundleId", id, "artifacts", artifacts,
-                "budgetNotes", read.budgetHits().stream().map(h -> h.message()).toList());
+        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        out.put("bundleId", id);
+        out.put("status", bundle.status().name());
+        out.put("artifactsRead", bundle.progress().artifactsRead());
+        out.put("artifactCount", bundle.progress().artifacts());
+        out.put("artifacts", artifacts);
+        out.put("budgetNotes", read.budgetHits().stream().map(h -> h.message()).toList());
+        return out;
+    }
+
+    /** A bundle with no reading stored: still being read (with its progress), or its reading failed; said at once. */
+    private static ProblemException readingPending(BundleView b) {
+        if (b.status() == dev.crashlab.bundle.BundleStatus.FAILED) {
+            return new ProblemException(409, "bundle-read-failed", "Reading the bundle failed", b.readError()
+                    + ". Read it again from its page (POST /api/bundles/" + b.id() + "/read) once the cause is fixed");
+        }
+        return new ProblemException(409, "bundle-processing", "Bundle still being read", "CrashLab is still reading bundle "
+                + b.id() + " (" + b.progress().artifactsRead() + " of " + b.progress().artifacts()
+                + " files so far); its page shows the result when it is done");
     }
 
     @POST

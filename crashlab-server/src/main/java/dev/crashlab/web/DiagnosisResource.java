@@ -14,7 +14,7 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.jboss.resteasy.reactive.RestPath;
 
-/** Serves a bundle's diagnosis: computed at upload, stored, and recomputed when the KB has changed since. */
+/** Serves a bundle's diagnosis: computed after upload by the reading, stored, and recomputed when the KB has changed since. */
 @Path("/bundles/{id}/diagnosis")
 @Produces(MediaType.APPLICATION_JSON)
 @Blocking
@@ -23,16 +23,13 @@ public class DiagnosisResource {
     @Inject
     DiagnosisService diagnoses;
 
-    @Inject
-    dev.crashlab.ingest.BundleIngest ingest;
-
     @GET
     @RolesAllowed(Roles.VIEWER)
-    @Operation(summary = "A bundle's ranked causes: {\"bundleId\",\"computedAt\",\"recomputed\",\"hypotheses\":[{\"id\",\"title\",\"category\","
+    @Operation(summary = "A bundle's ranked causes, answered at once (never waits for its reading; 409 bundle-processing with the progress "
+            + "until a diagnosis is stored): {\"bundleId\",\"status\",\"artifactsRead\",\"artifactCount\",\"computedAt\",\"recomputed\",\"hypotheses\":[{\"id\",\"title\",\"category\","
             + "\"confidence\",\"score\",\"evidence\":[{\"matcher\",\"text\",\"weight\",\"specific\",\"source\":{\"artifact\",\"line\",\"text\"},\"sources\"}],"
             + "\"against\"}],\"ask\":[{\"artifact\",\"why\",\"between\"}],\"compat\":[{\"check\",\"result\",\"explanation\",\"sources\"}],\"notes\",\"kbFingerprint\"}")
     public ObjectNode diagnosis(@RestPath long id) {
-        ingest.awaitReady(id);
         return diagnoses.diagnosis(id).orElseThrow(() -> ProblemException.notFound("no bundle " + id));
     }
 }

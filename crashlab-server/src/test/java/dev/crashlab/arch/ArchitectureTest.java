@@ -35,7 +35,7 @@ class ArchitectureTest {
 
     /** The server module's own packages (Quarkus); everything else under dev.crashlab is plain Java. */
     static final String[] SERVER_PACKAGES = {"dev.crashlab.account..", "dev.crashlab.bundle..", "dev.crashlab.config..",
-        "dev.crashlab.ingest..", "dev.crashlab.retention..", "dev.crashlab.web..", "dev.crashlab.repro.jobs..",
+        "dev.crashlab.ingest..", "dev.crashlab.metrics..", "dev.crashlab.retention..", "dev.crashlab.web..", "dev.crashlab.repro.jobs..",
         "dev.crashlab.crashes.service..", "dev.crashlab.diagnose.service..", "dev.crashlab.kb.service..",
         "dev.crashlab.reader.service.."};
 

@@ -279,6 +279,7 @@ class CollectorScriptTest {
     private static JsonPath uploadAndReadFacts(byte[] zip) {
         int id = given().multiPart("file", "crash-bundle.zip", zip, "application/zip")
                 .post("/api/bundles").then().statusCode(201).extract().path("id");
+        dev.crashlab.testing.Ready.await(id); // the facts are served once read; until then, 409 with the progress
         return given().get("/api/bundles/" + id + "/facts").then().statusCode(200).extract().jsonPath();
     }
 

@@ -47,6 +47,7 @@ class ReadOnceTest {
                 .extract().jsonPath();
         long id = created.getLong("id");
 
+        dev.crashlab.testing.Ready.await(id);
         given().get("/api/bundles/" + id + "/diagnosis").then().statusCode(200).body("hypotheses", notNullValue());
         given().get("/api/bundles/" + id).then().statusCode(200).body("status", equalTo("READY"));
 

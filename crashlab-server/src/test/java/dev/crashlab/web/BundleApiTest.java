@@ -196,6 +196,7 @@ class BundleApiTest {
         byte[] zip = Zips.zip().text("logs/crash.log", TRACEBACK).build();
         int id = given().multiPart("file", "facts.zip", zip, "application/zip").post("/api/bundles")
                 .then().statusCode(201).extract().path("id");
+        dev.crashlab.testing.Ready.await(id);
         given().get("/api/bundles/" + id + "/facts").then().statusCode(200)
                 .body("bundleId", equalTo(id))
                 .body("artifacts.path", equalTo(List.of("logs/crash.log")))

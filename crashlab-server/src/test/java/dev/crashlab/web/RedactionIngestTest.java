@@ -126,6 +126,7 @@ class RedactionIngestTest {
 
         // database: every column of every row of every table
         // (the diagnosis, with its evidence and the past-crash signature, is computed at upload)
+        dev.crashlab.testing.Ready.await(id);
         given().get("/api/bundles/" + id + "/diagnosis").then().statusCode(200);
         int rows = 0;
         try (Connection c = db.getConnection()) {

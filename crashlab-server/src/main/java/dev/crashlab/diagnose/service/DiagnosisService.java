@@ -6,6 +6,7 @@ import dev.crashlab.kb.service.KnowledgeService;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.crashlab.bundle.BundleService;
+import dev.crashlab.bundle.BundleStatus;
 import dev.crashlab.bundle.BundleViews.BundleView;
 import dev.crashlab.diagnose.Diagnosis;
 import dev.crashlab.diagnose.DiagnosisInput;
@@ -26,7 +27,6 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import io.quarkus.narayana.jta.QuarkusTransaction;
-import jakarta.transaction.Transactional;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,36 +61,66 @@ public class DiagnosisService {
     record Computed(Diagnosis diagnosis, String bundleName, List<String> paths, List<Fact> facts, String confirmedId,
                     String confirmedTitle) {}
 
-    /** The stored diagnosis (recomputed first if missing or stale) as the API returns it; empty for an unknown bundle. */
-    @Transactional
+    /**
+     * The stored diagnosis as the API returns it, with the bundle's reading status and progress; empty for an unknown
+     * bundle. Never waits for a writer: a bundle still being read answers at once (its earlier diagnosis if one is
+     * stored, else {@code bundle-processing} with its progress), and a diagnosis recomputed here (missing, or stored
+     * under another KB or confirmations) is stored only when the bundle's row is free, else served unstored.
+     *
+     * @throws DomainException CONFLICT when nothing is stored yet: the bundle is still being read, or its reading failed
+     */
     public Optional<ObjectNode> diagnosis(long bundleId) {
-        Optional<BundleView> bundle = bundles.find(bundleId);
-        if (bundle.isEmpty()) {
+        Optional<BundleView> found = bundles.find(bundleId);
+        if (found.isEmpty()) {
             return Optional.empty();
         }
-        KnowledgeService.Loaded kb = knowledge.current();
-        BundleDiagnosis row = BundleDiagnosis.findById(bundleId);
-        boolean recomputed = false;
-        String stamp = stamp(kb);
-        if (row == null || !row.kbFingerprint.equals(stamp)) {
-            Computed c = compute(bundle.get(), kb);
-            if (!bundles.lockRow(bundleId)) {
-                return Optional.empty(); // deleted meanwhile
+        BundleView bundle = found.get();
+        Served served = QuarkusTransaction.requiringNew().call(() -> {
+            KnowledgeService.Loaded kb = knowledge.current();
+            BundleDiagnosis row = BundleDiagnosis.findById(bundleId);
+            String stamp = stamp(kb);
+            if (row != null && (row.kbFingerprint.equals(stamp) || bundle.status() == BundleStatus.PROCESSING)) {
+                return new Served(row.json, row.computedAt, false); // a bundle being read again keeps its last diagnosis meanwhile
             }
-            row = store(bundleId, c, stamp, row);
-            recomputed = true;
-        }
+            if (bundle.status() == BundleStatus.PROCESSING || bundle.progress().readerVersion() == null) {
+                throw notReadYet(bundle);
+            }
+            Computed c = compute(bundle, kb);
+            if (bundles.tryLockRow(bundleId)) {
+                row = store(bundleId, c, stamp, row);
+                return new Served(row.json, row.computedAt, true);
+            }
+            // a writer holds the row (reading, diagnosing or deleting the bundle): serve this, unstored
+            return new Served(json(bundleId, c), Instant.now(), true);
+        });
         try {
-            ObjectNode out = (ObjectNode) Facts.json().readTree(row.json);
+            ObjectNode out = (ObjectNode) Facts.json().readTree(served.json());
             ObjectNode result = Facts.json().createObjectNode();
             result.put("bundleId", bundleId);
-            result.put("computedAt", row.computedAt.toString());
-            result.put("recomputed", recomputed);
+            result.put("status", bundle.status().name());
+            result.put("artifactsRead", bundle.progress().artifactsRead());
+            result.put("artifactCount", bundle.progress().artifacts());
+            result.put("computedAt", served.computedAt().toString());
+            result.put("recomputed", served.recomputed());
             result.setAll(out);
             return Optional.of(result);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("stored diagnosis of bundle " + bundleId + " is not JSON", e);
         }
+    }
+
+    /** A diagnosis's JSON as served, when it was computed, and whether this request computed it. */
+    private record Served(String json, Instant computedAt, boolean recomputed) {}
+
+    /** Why a bundle with no reading stored has no diagnosis yet, with its progress; said at once, never waited out. */
+    static DomainException notReadYet(BundleView b) {
+        if (b.status() == BundleStatus.FAILED) {
+            return new DomainException(DomainException.Kind.CONFLICT, "bundle-read-failed", "Reading the bundle failed",
+                    b.readError() + ". Read it again from its page (POST /api/bundles/" + b.id() + "/read) once the cause is fixed");
+        }
+        return new DomainException(DomainException.Kind.CONFLICT, "bundle-processing", "Bundle still being read",
+                "CrashLab is still reading bundle " + b.id() + " (" + b.progress().artifactsRead() + " of "
+                        + b.progress().artifacts() + " files so far); its diagnosis follows when it is done", 1);
     }
 
     /**
@@ -168,7 +198,7 @@ public class DiagnosisService {
         BundleDiagnosis.deleteById(finished.bundleId());
     }
 
-    private BundleDiagnosis store(long bundleId, Computed c, String fingerprint, BundleDiagnosis existing) {
+    private static String json(long bundleId, Computed c) {
         String json;
         try {
             json = Facts.json().writeValueAsString(DiagnosisJson.toJson(c.diagnosis()));
@@ -178,6 +208,11 @@ public class DiagnosisService {
         if (json.length() > BundleDiagnosis.MAX_JSON) {
             throw new IllegalStateException("diagnosis of bundle " + bundleId + " is " + json.length() + " characters, over the column's size");
         }
+        return json;
+    }
+
+    private BundleDiagnosis store(long bundleId, Computed c, String fingerprint, BundleDiagnosis existing) {
+        String json = json(bundleId, c);
         BundleDiagnosis row = existing != null ? existing : new BundleDiagnosis();
         row.bundleId = bundleId;
         row.kbFingerprint = fingerprint;

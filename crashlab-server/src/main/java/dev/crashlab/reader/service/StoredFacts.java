@@ -8,7 +8,9 @@ import dev.crashlab.reader.ArtifactRead;
 import dev.crashlab.reader.BundleFacts;
 import dev.crashlab.reader.FactsJson;
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import dev.crashlab.metrics.Waits;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.persistence.LockModeType;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -24,6 +26,9 @@ import java.util.Optional;
 @ApplicationScoped
 public class StoredFacts {
 
+    @Inject
+    Waits waits;
+
     /**
      * Stores a bundle's reading in one transaction, replacing any earlier one: per artifact its facts, problems,
      * text window and parse status; on the bundle the reader version and the budgets reached.
@@ -32,7 +37,8 @@ public class StoredFacts {
      */
     public boolean store(long bundleId, BundleFacts read) {
         return QuarkusTransaction.requiringNew().call(() -> {
-            Bundle bundle = Bundle.findById(bundleId, LockModeType.PESSIMISTIC_WRITE); // a delete waits (BundleService.lockRow)
+            Bundle bundle = waits.time(Waits.What.BUNDLE_ROW_LOCK, // a delete waits (BundleService.lockRow)
+                    () -> Bundle.<Bundle>findById(bundleId, LockModeType.PESSIMISTIC_WRITE));
             if (bundle == null) {
                 return false;
             }

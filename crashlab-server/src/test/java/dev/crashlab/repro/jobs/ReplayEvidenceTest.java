@@ -54,6 +54,7 @@ class ReplayEvidenceTest {
     void anOutOfMemoryReplayRaisesGpuOomWithTheJobAsSource() throws Exception {
         int bundleId = given().multiPart("file", "crash.log", LOG.getBytes(StandardCharsets.UTF_8), "text/plain")
                 .post("/api/bundles").then().statusCode(201).extract().path("id");
+        dev.crashlab.testing.Ready.await(bundleId);
         double before = confidence(diagnosis(bundleId), "gpu-oom");
         assertThat(evidenceMatchers(diagnosis(bundleId), "gpu-oom")).doesNotContain("replay-oom");
 
