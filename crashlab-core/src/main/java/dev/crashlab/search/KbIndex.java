@@ -70,6 +70,7 @@ public final class KbIndex implements TextSimilarity {
     private final SentenceEmbedder embedder; // null: words only
     private final Object meaningLock = new Object();
     private volatile Meaning meaning;
+    private final java.util.concurrent.atomic.AtomicBoolean preparing = new java.util.concurrent.atomic.AtomicBoolean();
     // per article, analysed once: its passages (for snippets) and its distinct terms (for typo highlighting)
     private final Map<String, List<Snippets.Passage>> passages = new HashMap<>();
     private final Map<String, Set<String>> articleTerms = new HashMap<>();
@@ -180,11 +181,33 @@ public final class KbIndex implements TextSimilarity {
      * and its snippet is that passage.
      */
     public List<KbHit> search(String q, int max) {
+        return search(q, max, true);
+    }
+
+    /**
+     * Like {@link #search(String, int)}, but never waits for the meaning half: until the articles' passages are
+     * embedded (the model's first load takes seconds) it searches by words alone and prepares the meaning half
+     * on a background thread. For a server, whose first request must not wait for the model.
+     */
+    public List<KbHit> searchWithoutWaiting(String q, int max) {
+        if (embedder != null && meaning == null && preparing.compareAndSet(false, true)) {
+            Thread.ofVirtual().name("kb-meaning").start(() -> {
+                try {
+                    warm();
+                } finally {
+                    preparing.set(false);
+                }
+            });
+        }
+        return search(q, max, meaning != null);
+    }
+
+    private List<KbHit> search(String q, int max, boolean withMeaning) {
         if (max <= 0) {
             return List.of();
         }
         Set<String> terms = terms(q == null ? "" : q, 32);
-        if (embedder == null || q == null || q.isBlank()) {
+        if (embedder == null || !withMeaning || q == null || q.isBlank()) {
             return terms.isEmpty() ? List.of() : byWords(terms, max);
         }
         Map<String, Double> words = new HashMap<>();
