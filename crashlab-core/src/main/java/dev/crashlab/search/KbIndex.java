@@ -208,10 +208,10 @@ public final class KbIndex implements TextSimilarity {
         }
         Set<String> terms = terms(q == null ? "" : q, 32);
         if (embedder == null || !withMeaning || q == null || q.isBlank()) {
-            return terms.isEmpty() ? List.of() : byWords(terms, max);
+            return terms.isEmpty() ? List.of() : byWords(terms, max, true);
         }
         Map<String, Double> words = new HashMap<>();
-        List<KbHit> lexical = terms.isEmpty() ? List.of() : byWords(terms, kb.articles().size());
+        List<KbHit> lexical = terms.isEmpty() ? List.of() : byWords(terms, kb.articles().size(), false);
         double bestWords = lexical.isEmpty() ? 0 : lexical.getFirst().score();
         lexical.forEach(h -> words.put(h.id(), bestWords <= 0 ? 0 : h.score() / bestWords));
         Map<String, Nearest> nearest = nearestPassages(q);
@@ -229,20 +229,36 @@ public final class KbIndex implements TextSimilarity {
             ranked.add(new Ranked(a, (1 - MEANING_WEIGHT) * w + MEANING_WEIGHT * m, n));
         }
         ranked.sort(java.util.Comparator.comparingDouble((Ranked r) -> -r.score()).thenComparing(r -> r.article().id()));
-        Map<String, KbHit> byId = new HashMap<>();
-        lexical.forEach(h -> byId.put(h.id(), h));
+        Set<String> unknown = unknownTerms(terms);
         List<KbHit> out = new ArrayList<>();
         for (Ranked r : ranked.subList(0, Math.min(max, ranked.size()))) {
-            KbHit h = byId.get(r.article().id());
-            List<String> snippets = h != null && !h.snippets().isEmpty() ? h.snippets()
+            String id = r.article().id();
+            List<String> marked = words.getOrDefault(id, 0.0) > 0
+                    ? Snippets.best(passages.get(id), fuzzyExpand(new LinkedHashSet<>(terms), unknown, id), 2) : List.of();
+            List<String> snippets = !marked.isEmpty() ? marked
                     : r.nearest() == null ? List.of() : List.of(Snippets.escape(cut(r.nearest().passage(), Snippets.MAX_SNIPPET)));
             out.add(new KbHit(r.article().id(), r.article().title(), r.article().category(), r.score(), snippets));
         }
         return out;
     }
 
-    // The articles whose words match, best first, with snippets.
-    private List<KbHit> byWords(Set<String> terms, int max) {
+    // The query terms the KB does not contain (typo candidates).
+    private Set<String> unknownTerms(Set<String> terms) {
+        Set<String> unknown = new LinkedHashSet<>();
+        try {
+            for (String t : terms) {
+                if (searcher.getIndexReader().docFreq(new Term("all", t)) == 0) {
+                    unknown.add(t);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return unknown;
+    }
+
+    // The articles whose words match, best first, with snippets where asked.
+    private List<KbHit> byWords(Set<String> terms, int max, boolean withSnippets) {
         BooleanQuery.Builder b = new BooleanQuery.Builder();
         Set<String> unknown = new LinkedHashSet<>();
         try {
@@ -260,7 +276,7 @@ public final class KbIndex implements TextSimilarity {
             for (ScoreDoc sd : top.scoreDocs) {
                 String id = searcher.storedFields().document(sd.doc).get("id");
                 KbArticle a = kb.article(id).orElseThrow();
-                List<String> snippets = Snippets.best(passages.get(id), fuzzyExpand(expanded, unknown, id), 2);
+                List<String> snippets = withSnippets ? Snippets.best(passages.get(id), fuzzyExpand(expanded, unknown, id), 2) : List.of();
                 hits.add(new KbHit(id, a.title(), a.category(), sd.score, snippets));
             }
             return hits;
