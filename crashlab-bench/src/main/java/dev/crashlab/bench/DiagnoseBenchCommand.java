@@ -13,6 +13,7 @@ import dev.crashlab.diagnose.TextLine;
 import dev.crashlab.kb.KbArticle;
 import dev.crashlab.search.Bm25Baseline;
 import dev.crashlab.search.KbIndex;
+import dev.crashlab.search.MiniLmEmbedder;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -145,6 +146,78 @@ final class DiagnoseBenchCommand implements Callable<Integer> {
         row(out, "KbIndex.search (domain analyzer, fuzzy, snippets)", search, plain);
         row(out, "peer: plain Lucene BM25 (standard analyzer, no snippets)", plain, plain);
         out.flush();
+        meaning(out, source, qs, plain);
+        return 0;
+    }
+
+    /**
+     * What search by meaning costs: loading the model, embedding the articles' passages (their vectors' size), and
+     * the hybrid search of queries the embedder has not seen (its cache would otherwise answer), next to the
+     * words-only search of the same queries and to plain BM25.
+     */
+    private void meaning(PrintWriter out, KnowledgeSource source, List<String> seen, List<Long> plain) {
+        MiniLmEmbedder embedder = MiniLmEmbedder.shared();
+        long rss0 = rssKib();
+        KbIndex hybrid = KbIndex.build(source.kb(), embedder);
+        KbIndex words = KbIndex.build(source.kb());
+        long t0 = System.nanoTime();
+        hybrid.warm();
+        long warmMillis = (System.nanoTime() - t0) / 1_000_000;
+        long rss1 = rssKib();
+        KbIndex.MeaningStats stats = hybrid.meaningStats();
+        int articles = source.kb().articles().size();
+        // a second build: the passages again, from the embedder's cache, is what a KB reload of unchanged articles costs
+        long t1 = System.nanoTime();
+        KbIndex.build(source.kb(), embedder).warm();
+        long rebuildMillis = (System.nanoTime() - t1) / 1_000_000;
+        int n = Math.min(300, Math.max(1, queries));
+        List<String> warmup = queries(source, new Random(seed + 1), 50);
+        warmup.forEach(q -> hybrid.search(q, 10));
+        java.util.Set<String> fresh = new java.util.LinkedHashSet<>(queries(source, new Random(seed + 2), n * 2));
+        fresh.removeAll(seen);
+        fresh.removeAll(warmup);
+        List<String> qs = new ArrayList<>(fresh).subList(0, Math.min(n, fresh.size()));
+        List<Long> both = new ArrayList<>();
+        List<Long> wordsOnly = new ArrayList<>();
+        List<Long> embedOnly = new ArrayList<>();
+        List<String> uncached = queries(source, new Random(seed + 3), n).stream().map(q -> q + " (embedding only)").toList();
+        for (int i = 0; i < qs.size(); i++) {
+            long a = System.nanoTime();
+            hybrid.search(qs.get(i), 10);
+            long b = System.nanoTime();
+            words.search(qs.get(i), 10);
+            long c = System.nanoTime();
+            embedder.embed(uncached.get(i));
+            long d = System.nanoTime();
+            both.add(b - a);
+            wordsOnly.add(c - b);
+            embedOnly.add(d - c);
+        }
+        out.printf(Locale.ROOT, "%nKB search by meaning: all-MiniLM-L6-v2 (ONNX Runtime, in-process), %d articles%n", articles);
+        out.printf(Locale.ROOT, "  model load %d ms (once per JVM); articles embedded: %d passages in %d ms (%.1f ms an article, %.1f ms a passage, model load included)%n",
+                embedder.loadMillis(), stats.passages(), warmMillis, (double) warmMillis / articles, (double) warmMillis / stats.passages());
+        out.printf(Locale.ROOT, "  vector index: %d vectors x %d floats = %.1f KiB; the process's resident memory after the model and vectors %+d MiB (Java heap and native); a reload of unchanged articles %d ms%n",
+                stats.passages(), embedder.dimension(), stats.vectorBytes() / 1024.0, (rss1 - rss0) / 1024, rebuildMillis);
+        out.printf(Locale.ROOT, "  %d queries the embedder had not seen, after 50 warm-up queries%n", qs.size());
+        out.printf(Locale.ROOT, "%-58s %9s %9s %7s%n", "what", "p50 ms", "p99 ms", "x peer");
+        row(out, "KbIndex.search with meaning (embed query + kNN + words)", both, plain);
+        row(out, "KbIndex.search words only (same queries)", wordsOnly, plain);
+        row(out, "embedding one query alone (MiniLmEmbedder.embed)", embedOnly, plain);
+        row(out, "peer: plain Lucene BM25 (standard analyzer, no snippets)", plain, plain);
+        out.flush();
+    }
+
+    // The process's resident set (Linux), in KiB; 0 where /proc is absent.
+    private static long rssKib() {
+        try {
+            for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (l.startsWith("VmRSS:")) {
+                    return Long.parseLong(l.replaceAll("[^0-9]", ""));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux: no number
+        }
         return 0;
     }
 

@@ -27,6 +27,17 @@ public interface CrashLabConfig {
 
         /** The compat tables folder (env CRASHLAB_KB_COMPAT_DIR); unset: compat/ beside the articles, else the packaged copy. */
         Optional<Path> compatDir();
+
+        /**
+         * Whether KB search also ranks by meaning (the in-process all-MiniLM-L6-v2 model: about 0.7 GB more memory
+         * once loaded, on the first search or by the warm-up).
+         */
+        @WithDefault("true")
+        boolean meaning();
+
+        /** Whether the model is loaded and the articles embedded in the background after start-up, not on the first search. */
+        @WithDefault("true")
+        boolean meaningWarmup();
     }
 
     /** Reading bundles in the background after upload, and what reading one bundle may cost. */

@@ -72,14 +72,14 @@ public class KbResource {
     @GET
     @Path("/search")
     @RolesAllowed(Roles.VIEWER)
-    @Operation(summary = "Search the KB (typo-tolerant): {\"query\",\"hits\":[{\"id\",\"title\",\"category\",\"score\",\"snippets\"}]}; snippets are HTML with <mark> around matches")
+    @Operation(summary = "Search the KB by words (typo-tolerant) and by meaning (once the embedding model is loaded): {\"query\",\"hits\":[{\"id\",\"title\",\"category\",\"score\",\"snippets\"}]}; snippets are HTML with <mark> around matches")
     public SearchResult search(@RestQuery String q, @RestQuery("limit") @DefaultValue("10") String limitText) {
         if (q == null || q.isBlank()) {
             throw new ProblemException(400, "missing-query", "Missing query", "pass the words to search for as ?q=");
         }
         int limit = Paging.number("limit", limitText, 1, 50);
         String query = q.length() > 500 ? q.substring(0, 500) : q;
-        return new SearchResult(query, knowledge.current().index().search(query, limit));
+        return new SearchResult(query, knowledge.current().index().searchWithoutWaiting(query, limit));
     }
 
     @GET

@@ -5,6 +5,7 @@ import dev.crashlab.diagnose.DiagnosisEngine;
 import dev.crashlab.diagnose.KnowledgeSource;
 import dev.crashlab.kb.KbProblem;
 import dev.crashlab.search.KbIndex;
+import dev.crashlab.search.MiniLmEmbedder;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -16,7 +17,8 @@ import java.util.stream.Stream;
 import org.jboss.logging.Logger;
 
 /**
- * Holds the loaded knowledge base, its search index and the diagnosis engine; refuses to start on an invalid
+ * Holds the loaded knowledge base, its search index (words and, unless {@code crashlab.kb.meaning=false}, meaning)
+ * and the diagnosis engine; refuses to start on an invalid
  * article, and reloads when the article or compat files on disk change (checked at most every two seconds).
  */
 @ApplicationScoped
@@ -46,6 +48,17 @@ public class KnowledgeService {
         loaded = l;
         LOG.infof("knowledge base: %d articles from %s (fingerprint %s)", l.source().kb().articles().size(),
                 l.source().kb().origin(), l.source().kb().fingerprint());
+        if (config.kb().meaning() && config.kb().meaningWarmup()) {
+            // off the start-up path: the first search by meaning would otherwise load the model (seconds)
+            Thread.ofVirtual().name("kb-meaning-warmup").start(() -> {
+                try {
+                    l.index().warm();
+                    LOG.infof("KB search by meaning ready: %s", l.index().meaningStats());
+                } catch (RuntimeException | LinkageError e) {
+                    LOG.warnf(e, "KB search by meaning could not load its model; searches by meaning will fail");
+                }
+            });
+        }
     }
 
     /** The current KB, reloaded first if its files changed; a changed KB with problems is logged and not taken. */
@@ -72,7 +85,7 @@ public class KnowledgeService {
 
     private Loaded load() {
         KnowledgeSource source = KnowledgeSource.load(config.kb().dir().orElse(null), config.kb().compatDir().orElse(null));
-        KbIndex index = KbIndex.build(source.kb());
+        KbIndex index = KbIndex.build(source.kb(), config.kb().meaning() ? MiniLmEmbedder.shared() : null);
         return new Loaded(source, index, new DiagnosisEngine(source.kb(), source.compat(), index), diskStamp());
     }
 
