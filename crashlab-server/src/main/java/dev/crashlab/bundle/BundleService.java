@@ -17,9 +17,7 @@ import dev.crashlab.sniff.ArtifactType;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.panache.common.Sort;
 import jakarta.annotation.PostConstruct;
-import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.persistence.LockModeType;
 import java.io.IOException;
@@ -64,6 +62,10 @@ public class BundleService {
     BlobStore blobs;
     @Inject
     Waits waits;
+    @Inject
+    StoredBlobs storedBlobs;
+    @Inject
+    Deployment deployment;
     private Path scratch;
 
     @PostConstruct
@@ -94,25 +96,54 @@ public class BundleService {
     }
 
     private SweepResult sweepGuarded() throws IOException {
-        {
-            int incoming = blobs.clearIncoming();
-            Set<String> referenced = QuarkusTransaction.requiringNew().call(() -> new HashSet<>(Artifact.getEntityManager()
-                    .createQuery("select distinct a.sha256 from Artifact a", String.class)
-                    .getResultList()));
-            int orphans = 0;
-            for (String sha : blobs.list()) {
-                if (!referenced.contains(sha) && blobs.delete(sha)) {
-                    orphans++;
-                }
-            }
-            return new SweepResult(incoming, orphans);
+        int incoming = blobs.clearIncoming();
+        Instant newest = QuarkusTransaction.requiringNew().call(() -> Bundle.getEntityManager()
+                .createQuery("select max(b.uploadedAt) from Bundle b", Instant.class).getSingleResult());
+        if (newest == null) {
+            // an empty (or new) database says nothing about which blobs are in use: it must not sweep anything
+            LOG.infof("the database holds no bundles: not sweeping the blob store %s", storedBlobs.where());
+            return new SweepResult(incoming, 0);
         }
+        Set<String> referenced = QuarkusTransaction.requiringNew().call(() -> new HashSet<>(Artifact.getEntityManager()
+                .createQuery("select distinct a.sha256 from Artifact a", String.class)
+                .getResultList()));
+        Instant now = Instant.now();
+        Instant cutoff = (newest.isBefore(now) ? newest : now).minus(config.blobGrace());
+        List<String> doomed = new ArrayList<>();
+        int recent = 0;
+        for (Map.Entry<String, Instant> b : storedBlobs.listWithTimes().entrySet()) {
+            if (referenced.contains(b.getKey())) {
+                continue;
+            }
+            if (b.getValue().isBefore(cutoff)) {
+                doomed.add(b.getKey());
+            } else {
+                recent++;
+            }
+        }
+        if (recent > 0) {
+            LOG.infof("keeping %d unreferenced blob(s) written after %s (the newest bundle, %s, less the grace period %s)",
+                    recent, cutoff, newest, config.blobGrace());
+        }
+        if (!doomed.isEmpty()) {
+            doomed.sort(null);
+            LOG.warnf("deleting %d unreferenced blob(s) written before %s from %s: %s", doomed.size(), cutoff,
+                    storedBlobs.where(), String.join(", ", doomed));
+        }
+        int orphans = 0;
+        for (String sha : doomed) {
+            if (blobs.delete(sha)) {
+                orphans++;
+            }
+        }
+        return new SweepResult(incoming, orphans);
     }
 
     /** What {@link #sweep} removed. */
     public record SweepResult(int incomingFiles, int orphanBlobs) {}
 
-    void sweepAtStartup(@Observes StartupEvent event) {
+    /** Sweeps once the deployment's ownership of the store is established ({@link Deployment}); never fails start-up. */
+    void sweepAtStartup() {
         try {
             SweepResult r = sweep();
             if (r.incomingFiles() + r.orphanBlobs() > 0) {
@@ -185,6 +216,7 @@ public class BundleService {
     /** As {@link #create(String, String, List)}, running {@code check} inside the transaction that stores the bundle. */
     public BundleView create(String requestedName, String notes, List<Upload> uploads, CommitCheck check)
             throws BundleRejectedException, IOException {
+        deployment.requireStore();
         if (uploads.isEmpty()) {
             throw new BundleRejectedException(BundleRejectedException.Kind.EMPTY,
                     "the request holds no files: send an archive, or files as multipart parts named `file`");

@@ -233,4 +233,38 @@ public final class LocalBlobStore implements BlobStore {
         }
         return out;
     }
+
+    /** The marker file's name in the store's folder: which deployment owns these blobs. */
+    public static final String MARKER = "DEPLOYMENT";
+
+    /** Where the deployment marker lives. */
+    public Path markerPath() {
+        return root.resolve(MARKER);
+    }
+
+    /** Reads the deployment identity in the marker file, or null when there is none. */
+    public String readMarker() throws IOException {
+        Path m = markerPath();
+        return Files.isRegularFile(m) ? Files.readString(m).strip() : null;
+    }
+
+    /** Writes the deployment identity into the marker file (whole or not at all). */
+    public void writeMarker(String identity) throws IOException {
+        Path temp = Files.createTempFile(incoming, "marker-", ".tmp");
+        Files.writeString(temp, identity + "\n");
+        Files.move(temp, markerPath(), java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** Lists every stored blob with its modification time (for the sweep's grace period). */
+    public java.util.Map<String, java.time.Instant> listWithTimes() throws IOException {
+        java.util.Map<String, java.time.Instant> out = new java.util.HashMap<>();
+        for (String sha : list()) {
+            try {
+                out.put(sha, Files.getLastModifiedTime(pathOf(sha)).toInstant());
+            } catch (java.nio.file.NoSuchFileException gone) {
+                // deleted meanwhile
+            }
+        }
+        return out;
+    }
 }

@@ -152,7 +152,7 @@ public final class S3BlobStore implements BlobStore, Closeable {
         try {
             s3.headBucket(b -> b.bucket(where.bucket()));
         } catch (SdkException e) {
-            throw new IOException("the blob store " + where + " cannot be used: " + describe(e), e);
+            throw new BlobStoreUnavailableException("the object store " + where + " cannot be used: " + describe(e), e);
         }
     }
 
@@ -366,7 +366,81 @@ public final class S3BlobStore implements BlobStore, Closeable {
     }
 
     private IOException io(String doing, String key, SdkException e) {
-        return new IOException(doing + " " + "s3://" + where.bucket() + "/" + key + " failed: " + describe(e), e);
+        String message = doing + " " + "s3://" + where.bucket() + "/" + key + " failed: " + describe(e);
+        return unreachable(e) ? new BlobStoreUnavailableException("the object store " + where + " is unavailable: " + message, e)
+                : new IOException(message, e);
+    }
+
+    /** Whether the failure says the store cannot be used at all (no answer, no bucket, 5xx) rather than one object's fault. */
+    private static boolean unreachable(SdkException e) {
+        if (e instanceof S3Exception s) {
+            return s.statusCode() >= 500 || (s.awsErrorDetails() != null && "NoSuchBucket".equals(s.awsErrorDetails().errorCode()));
+        }
+        return e instanceof software.amazon.awssdk.core.exception.SdkClientException;
+    }
+
+    /** The key of the deployment marker: which deployment owns the blobs under this prefix. */
+    public String markerKey() {
+        return where.prefix() + MARKER;
+    }
+
+    /** The marker object's name under the prefix. */
+    public static final String MARKER = "crashlab-deployment";
+
+    /** Reads the deployment identity in the marker object, or null when there is none. */
+    public String readMarker() throws IOException {
+        try {
+            return s3.getObjectAsBytes(b -> b.bucket(where.bucket()).key(markerKey())).asUtf8String().strip();
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404 && (e.awsErrorDetails() == null || !"NoSuchBucket".equals(e.awsErrorDetails().errorCode()))) {
+                return null;
+            }
+            throw io("reading", markerKey(), e);
+        } catch (SdkException e) {
+            throw io("reading", markerKey(), e);
+        }
+    }
+
+    /** Writes the deployment identity into the marker object. */
+    public void writeMarker(String identity) throws IOException {
+        try {
+            s3.putObject(b -> b.bucket(where.bucket()).key(markerKey()).contentType("text/plain"),
+                    RequestBody.fromString(identity + "\n"));
+        } catch (SdkException e) {
+            throw io("writing", markerKey(), e);
+        }
+    }
+
+    /**
+     * Makes sure the bucket exists and takes writes: heads it, then writes and deletes a small probe object.
+     *
+     * @throws IOException naming the store and what it said
+     */
+    public void checkWritable() throws IOException {
+        check();
+        String key = where.prefix() + ".probe-" + java.util.UUID.randomUUID();
+        try {
+            s3.putObject(b -> b.bucket(where.bucket()).key(key), RequestBody.fromString("probe"));
+            s3.deleteObject(b -> b.bucket(where.bucket()).key(key));
+        } catch (SdkException e) {
+            throw new BlobStoreUnavailableException("the object store " + where + " does not take writes: " + describe(e), e);
+        }
+    }
+
+    /** Lists every stored blob with the time the store last wrote it (for the sweep's grace period). */
+    public java.util.Map<String, Instant> listWithTimes() throws IOException {
+        java.util.Map<String, Instant> out = new java.util.HashMap<>();
+        try {
+            for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(where.bucket()).prefix(where.prefix())).contents()) {
+                String name = o.key().substring(o.key().lastIndexOf('/') + 1);
+                if (SHA256.matcher(name).matches() && o.key().equals(keyOf(name))) {
+                    out.put(name, o.lastModified() == null ? Instant.now() : o.lastModified());
+                }
+            }
+        } catch (SdkException e) {
+            throw io("listing", where.prefix(), e);
+        }
+        return out;
     }
 
     static String describe(SdkException e) {

@@ -45,13 +45,51 @@ public class StoredBlobs implements BlobStore {
         S3BlobStore store = new S3BlobStore(new S3BlobStore.Settings(where, s.endpoint().orElse(null), s.region(),
                 s.accessKeyId().orElse(null), s.secretAccessKey().orElse(null), s.pathStyle(), s.partSize().asLongValue(),
                 dataDir.resolve("tmp").resolve("s3-spool")));
-        try {
-            store.check();
-        } catch (IOException e) {
-            store.close();
-            throw new IllegalStateException(e.getMessage(), e);
-        }
+        // NOTE: no request here: whether the store answers, takes writes and is this deployment's is Deployment's
+        // start-up check, which keeps the server up (readiness DOWN, uploads 503) while it cannot be used
         local = store;
+    }
+
+    /** Where the blobs are, for messages: {@code s3://bucket/prefix/} or the local folder. */
+    public String where() {
+        return local instanceof S3BlobStore s3 ? s3.location().toString() : ((LocalBlobStore) local).root().toString();
+    }
+
+    /** Whether the blobs are on an object store (shared by design) rather than in a local folder. */
+    public boolean shared() {
+        return local instanceof S3BlobStore;
+    }
+
+    /** Where the deployment marker is: the marker object's address, or the marker file. */
+    public String markerWhere() {
+        return local instanceof S3BlobStore s3 ? "s3://" + s3.location().bucket() + "/" + s3.markerKey()
+                : ((LocalBlobStore) local).markerPath().toString();
+    }
+
+    /** Checks that the store exists and takes writes (a probe object on S3; the folder was made at start). */
+    public void checkWritable() throws IOException {
+        if (local instanceof S3BlobStore s3) {
+            s3.checkWritable();
+        }
+    }
+
+    /** The deployment identity in the store's marker, or null when there is none. */
+    public String readMarker() throws IOException {
+        return local instanceof S3BlobStore s3 ? s3.readMarker() : ((LocalBlobStore) local).readMarker();
+    }
+
+    /** Writes the deployment identity into the store's marker. */
+    public void writeMarker(String identity) throws IOException {
+        if (local instanceof S3BlobStore s3) {
+            s3.writeMarker(identity);
+        } else {
+            ((LocalBlobStore) local).writeMarker(identity);
+        }
+    }
+
+    /** Every blob with the time the store wrote it. */
+    public java.util.Map<String, java.time.Instant> listWithTimes() throws IOException {
+        return local instanceof S3BlobStore s3 ? s3.listWithTimes() : ((LocalBlobStore) local).listWithTimes();
     }
 
     @jakarta.annotation.PreDestroy

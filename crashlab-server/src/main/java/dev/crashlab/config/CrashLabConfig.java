@@ -155,6 +155,14 @@ public interface CrashLabConfig {
     /** The S3-compatible object store, when {@code blob-store} is an {@code s3://} address. */
     S3 s3();
 
+    /**
+     * The start-up sweep of unreferenced blobs leaves alone every blob written less than this long before the newest
+     * bundle in the database (or before now, whichever is earlier): uploads still in flight on another server, and
+     * everything uploaded after the backup a restored database was taken from (env CRASHLAB_BLOB_GRACE).
+     */
+    @WithDefault("1h")
+    java.time.Duration blobGrace();
+
     /** Connection to the object store (env CRASHLAB_S3_ENDPOINT, CRASHLAB_S3_REGION, ...). */
     interface S3 {
         /** The service's address, e.g. {@code https://minio.example:9000}; unset: AWS for the region. */

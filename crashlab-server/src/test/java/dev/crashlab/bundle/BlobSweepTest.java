@@ -29,6 +29,12 @@ class BlobSweepTest {
 
         // as if the process died between moving a blob in and committing its rows, and mid-write
         String orphan = service.blobs().put(new ByteArrayInputStream(("orphan " + System.nanoTime()).getBytes(StandardCharsets.UTF_8)));
+        // older than the newest bundle less the grace period (1h): an old orphan; a fresh one may be an upload in flight
+        Path blobs = org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("crashlab.data-dir", Path.class)
+                .toAbsolutePath().normalize().resolve("blobs");
+        Files.setLastModifiedTime(new LocalBlobStore(blobs).pathOf(orphan),
+                java.nio.file.attribute.FileTime.from(java.time.Instant.now().minus(java.time.Duration.ofHours(3))));
+        String recent = service.blobs().put(new ByteArrayInputStream(("recent " + System.nanoTime()).getBytes(StandardCharsets.UTF_8)));
         Path halfWritten = Files.writeString(org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("crashlab.data-dir", Path.class)
                 .toAbsolutePath().normalize().resolve("blobs/.incoming/0000-dead.tmp"), "half");
 
@@ -37,6 +43,7 @@ class BlobSweepTest {
         assertThat(result.orphanBlobs()).isGreaterThanOrEqualTo(1);
         assertThat(result.incomingFiles()).isGreaterThanOrEqualTo(1);
         assertThat(service.blobs().contains(orphan)).isFalse();
+        assertThat(service.blobs().contains(recent)).as("within the grace period").isTrue();
         assertThat(halfWritten).doesNotExist();
         assertThat(service.blobs().contains(keptSha)).isTrue();
         given().get("/api/bundles/" + id + "/artifacts/" + given().get("/api/bundles/" + id).then().extract().<Integer>path("artifacts[0].id") + "/content")

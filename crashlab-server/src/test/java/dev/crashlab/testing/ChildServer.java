@@ -107,7 +107,8 @@ public final class ChildServer implements AutoCloseable {
                 "-Dquarkus.test.hang-detection-timeout=24h", // serving "hangs" on purpose
                 "-D" + ServedApp.URL_FILE + "=" + urlFile));
         cmd.addAll(jvmFlags);
-        for (String key : List.of("maven.repo.local", "maven.home", "maven.settings")) {
+        for (String key : List.of("maven.repo.local", "maven.home", "maven.settings", "basedir",
+                "quarkus-internal-test.serialized-app-model.path")) { // the app model: the child runs in the repository root, not the module
             if (System.getProperty(key) != null) {
                 cmd.add("-D" + key + "=" + System.getProperty(key));
             }
@@ -177,6 +178,16 @@ public final class ChildServer implements AutoCloseable {
 
     public Path dataDir() {
         return dataDir;
+    }
+
+    /** The name of its own PostgreSQL database, or null when it runs on the test's (for tests that restore backups). */
+    public String database() {
+        return database;
+    }
+
+    /** A connection to the test PostgreSQL's maintenance database (for CREATE/DROP/ALTER DATABASE). */
+    public static Connection adminConnection() throws SQLException {
+        return admin();
     }
 
     /** The child's peak resident memory so far (VmHWM), in bytes; -1 where /proc does not say. */

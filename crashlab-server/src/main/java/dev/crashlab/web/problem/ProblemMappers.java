@@ -101,6 +101,12 @@ public class ProblemMappers {
     }
 
     @ServerExceptionMapper
+    public Response storeUnavailable(dev.crashlab.bundle.BlobStoreUnavailableException e, HttpServerRequest request) {
+        LOG.warnf("%s %s: %s", request.method(), request.path(), e.getMessage());
+        return Problem.of("blob-store-unavailable", "Blob store unavailable", 503, e.getMessage(), request.path()).toResponse();
+    }
+
+    @ServerExceptionMapper
     public Response io(IOException e, HttpServerRequest request) {
         // A client that hangs up mid-upload surfaces here too; the request is gone, the log says why.
         LOG.warnf("I/O error on %s %s: %s", request.method(), request.path(), e.toString());
