@@ -15,9 +15,12 @@ export function ResolutionPanel({
   bundleId,
   onChange,
   prefill,
+  onConfirmedChange,
 }: {
   bundleId: number;
   onChange: () => void;
+  /** Told whether a cause is confirmed, whenever that is (re)loaded: the page shows a confirmed cause first. */
+  onConfirmedChange?: (confirmed: boolean) => void;
   /** A cause chosen with "This was it" on the report: opens the form with it selected. */
   prefill?: { articleId: string; nonce: number } | null;
 }) {
@@ -50,6 +53,10 @@ export function ResolutionPanel({
     );
     return () => controller.abort();
   }, [bundleId, reload]);
+
+  useEffect(() => {
+    if (state.kind === 'loaded') onConfirmedChange?.(state.resolution.confirmed != null);
+  }, [state, onConfirmedChange]);
 
   useEffect(() => {
     if (!editing || articles.length > 0) return;

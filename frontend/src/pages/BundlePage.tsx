@@ -38,6 +38,7 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
   const [prefill, setPrefill] = useState<{ articleId: string; nonce: number } | null>(null);
   // a confirmed cause or a finished reproduction changes the diagnosis and the similar crashes: show them again
   const [refreshes, setRefreshes] = useState(0);
+  const [confirmedFirst, setConfirmedFirst] = useState(false);
   const refresh = useCallback(() => setRefreshes((n) => n + 1), []);
   const validId = /^\d+$/.test(id);
 
@@ -337,15 +338,20 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
 
       {!neverRead && (
         <>
-          <DiagnosisReport
-            key={`diagnosis-${refreshes}`}
-            bundleId={bundle.id}
-            jump={jump}
-            artifacts={bundle.artifacts}
-            onThisWasIt={triager ? (articleId) => setPrefill((p) => ({ articleId, nonce: (p?.nonce ?? 0) + 1 })) : undefined}
-          />
-
-          <ResolutionPanel bundleId={bundle.id} onChange={refresh} prefill={prefill} />
+          {/* the confirm box sits below the diagnosis; once a cause is confirmed it moves above it (CSS order: the
+              panel keeps its state) */}
+          <div className="report-stack">
+            <DiagnosisReport
+              key={`diagnosis-${refreshes}`}
+              bundleId={bundle.id}
+              jump={jump}
+              artifacts={bundle.artifacts}
+              onThisWasIt={triager ? (articleId) => setPrefill((p) => ({ articleId, nonce: (p?.nonce ?? 0) + 1 })) : undefined}
+            />
+            <div className={confirmedFirst ? 'report-stack-first' : undefined}>
+              <ResolutionPanel bundleId={bundle.id} onChange={refresh} prefill={prefill} onConfirmedChange={setConfirmedFirst} />
+            </div>
+          </div>
 
           <SimilarCrashes key={`similar-${refreshes}`} bundleId={bundle.id} />
 
