@@ -4,6 +4,7 @@ package dev.crashlab.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -19,11 +20,7 @@ import picocli.CommandLine.Command;
         // every command inherits --help and --version: `bin/crashlab <command> --help` is what the docs point to
         scope = CommandLine.ScopeType.INHERIT,
         versionProvider = CrashLabCli.Version.class,
-        description = "Diagnoses crashed GPU deep-learning jobs from their crash bundles.",
-        subcommands = {VersionCommand.class, InspectCommand.class, FactsCommand.class, EvtxCommand.class,
-                KbCommand.class, DiagnoseCommand.class, EvalCommand.class, ReproCommand.class,
-                WorkerCommand.class,
-                CommandLine.HelpCommand.class})
+        description = "Diagnoses crashed GPU deep-learning jobs from their crash bundles.")
 public final class CrashLabCli implements Runnable {
 
     @CommandLine.Spec
@@ -34,14 +31,58 @@ public final class CrashLabCli implements Runnable {
         spec.commandLine().usage(System.out);
     }
 
-    /** Runs the command line and exits with its status. */
-    public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+    /**
+     * The commands, in the order {@code help} lists them. Each is built only when the command line needs it:
+     * picocli reads a command's annotations by reflection, and building all of them costs a short command (one
+     * {@code evtx} file) about a fifth of its run.
+     */
+    private static final List<String> COMMANDS =
+            List.of("version", "inspect", "facts", "evtx", "kb", "diagnose", "eval", "repro", "worker", "help");
+
+    // a switch, not a map of method references: the JDK's AOT cache (bin/crashlab) archives this class, and
+    // JDK 25.0.3 fails to write a cache holding lambdas kept in a static field
+    private static Object command(String name) {
+        return switch (name) {
+            case "version" -> new VersionCommand();
+            case "inspect" -> new InspectCommand();
+            case "facts" -> new FactsCommand();
+            case "evtx" -> new EvtxCommand();
+            case "kb" -> new KbCommand();
+            case "diagnose" -> new DiagnoseCommand();
+            case "eval" -> new EvalCommand();
+            case "repro" -> new ReproCommand();
+            case "worker" -> new WorkerCommand();
+            case "help" -> new CommandLine.HelpCommand();
+            default -> throw new IllegalArgumentException(name);
+        };
     }
 
-    /** Builds the command line (tests drive it without exiting the JVM). */
+    /** Runs the command line and exits with its status. */
+    public static void main(String[] args) {
+        System.exit(commandLine(args.length > 0 ? args[0] : null).execute(args));
+    }
+
+    /** Builds the whole command line (tests drive it without exiting the JVM). */
     public static CommandLine commandLine() {
-        return new CommandLine(new CrashLabCli()).setCaseInsensitiveEnumValuesAllowed(true);
+        return commandLine(null);
+    }
+
+    /**
+     * Builds the command line with only {@code first} when it names a command other than {@code help} (what that
+     * command sees is the same: its options, the inherited {@code --help}/{@code --version}); with every command
+     * otherwise (no argument, an option, help, or a name that is no command, so that picocli's own message and
+     * suggestions stay).
+     */
+    static CommandLine commandLine(String first) {
+        CommandLine cl = new CommandLine(new CrashLabCli());
+        boolean one = first != null && !first.equals("help") && COMMANDS.contains(first);
+        for (String name : COMMANDS) {
+            if (!one || name.equals(first)) {
+                cl.addSubcommand(name, command(name));
+            }
+        }
+        // after the subcommands: the setting reaches only the commands present when it is set
+        return cl.setCaseInsensitiveEnumValuesAllowed(true);
     }
 
     /** Returns CrashLab's version, as the build stamped it. */

@@ -37,6 +37,29 @@ class CrashLabCliTest {
         assertThat(r.out()).contains("version", "inspect", "facts");
     }
 
+    /** {@code main} builds only the command it is given: that command must look and parse exactly as in the whole line. */
+    @Test
+    void aCommandBuiltAloneIsTheSameAsInTheWholeCommandLine() {
+        CommandLine whole = CrashLabCli.commandLine();
+        assertThat(whole.getSubcommands()).hasSizeGreaterThan(5);
+        whole.getSubcommands().forEach((name, sub) -> {
+            if (name.equals("help")) {
+                return;
+            }
+            CommandLine alone = CrashLabCli.commandLine(name);
+            assertThat(alone.getSubcommands()).as(name).containsOnlyKeys(name);
+            CommandLine.Model.CommandSpec spec = alone.getSubcommands().get(name).getCommandSpec();
+            assertThat(alone.getSubcommands().get(name).getUsageMessage()).as(name).isEqualTo(sub.getUsageMessage());
+            assertThat(spec.findOption("--help")).as(name + " inherits --help").isNotNull();
+            assertThat(spec.findOption("--version")).as(name + " inherits --version").isNotNull();
+            assertThat(alone.getSubcommands().get(name).isCaseInsensitiveEnumValuesAllowed()).as(name).isTrue();
+        });
+        // help, a misspelt command or none: the whole line, so that help lists everything and picocli can suggest
+        assertThat(CrashLabCli.commandLine("help").getSubcommands()).containsOnlyKeys(whole.getSubcommands().keySet());
+        assertThat(CrashLabCli.commandLine("evtxx").getSubcommands()).containsOnlyKeys(whole.getSubcommands().keySet());
+        assertThat(CrashLabCli.commandLine((String) null).getSubcommands()).containsOnlyKeys(whole.getSubcommands().keySet());
+    }
+
     @Test
     void versionComesFromTheBuild() {
         assertThat(CrashLabCli.version()).matches("\\d+\\.\\d+\\.\\d+(-SNAPSHOT)?");
