@@ -59,10 +59,16 @@ public record ChildJvm(Path java, String classpath, String maxHeap, List<String>
 
     /** Returns the command line. */
     public List<String> command() {
+        return command(List.of());
+    }
+
+    /** Returns the command line with {@code extraFlags} after the JVM flags (a start-up cache's). */
+    public List<String> command(List<String> extraFlags) {
         List<String> cmd = new ArrayList<>();
         cmd.add(java.toString());
         cmd.add("-Xmx" + maxHeap);
         cmd.addAll(jvmFlags);
+        cmd.addAll(extraFlags);
         cmd.add("-cp");
         cmd.add(classpath);
         cmd.add(mainClass);
@@ -72,8 +78,13 @@ public record ChildJvm(Path java, String classpath, String maxHeap, List<String>
 
     /** Starts the child with its output going to {@code log}; the returned run supervises it. */
     public ChildRun start(Path log) throws IOException {
+        return start(log, List.of());
+    }
+
+    /** Starts the child with {@code extraFlags} (see {@link StartupCache}) and its output going to {@code log}. */
+    public ChildRun start(Path log, List<String> extraFlags) throws IOException {
         Files.createDirectories(log.toAbsolutePath().getParent());
-        ProcessBuilder pb = new ProcessBuilder(command())
+        ProcessBuilder pb = new ProcessBuilder(command(extraFlags))
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         Map<String, String> env = pb.environment();

@@ -42,6 +42,7 @@ public final class ReproWorker implements Runnable {
     private volatile boolean stopping;
     private volatile ChildRun current;
     private volatile Thread thread;
+    private final StartupCache startupCache;
 
     /**
      * Creates a worker for {@code source}; {@code log} receives one line per event (claims, ends, errors).
@@ -53,6 +54,7 @@ public final class ReproWorker implements Runnable {
         this.devices = List.copyOf(devices);
         this.version = version;
         this.log = log;
+        this.startupCache = StartupCache.forThisJvm(settings.scratch().resolve("startup-cache"), log);
     }
 
     /** What this worker tells the server when it claims. */
@@ -134,8 +136,9 @@ public final class ReproWorker implements Runnable {
                 args.add(Long.toString(job.memoryCapBytes()));
             }
             ChildRun run;
+            ChildJvm child = settings.child(args);
             try {
-                run = settings.child(args).start(dir.resolve("child.log"));
+                run = child.start(dir.resolve("child.log"), startupCache.flags(child, settings.backend()));
             } catch (IOException e) {
                 ChildExit never = new ChildExit(ChildExit.Ending.NOT_STARTED, null, null, 0, e.getMessage());
                 return Optional.of(completion(JobState.FAILED, never.describe() + ": " + e.getMessage(), null, never));
