@@ -33,6 +33,8 @@ export interface Bundle {
   redactions?: Record<string, number>;
   /** Kept by retention whatever its age. */
   pinned?: boolean;
+  /** The earliest other bundle with exactly the same files; null when there is none. */
+  sameFilesAs?: import('./components/SameFilesNote.tsx').SameFiles | null;
 }
 
 export interface BundleSummary {

@@ -12,6 +12,7 @@ import { ErrorAlert, Hash, Loading, StatusBadge, Time, useTitle } from '../compo
 import { formatBytes, plural } from '../format.ts';
 import { Link, navigate } from '../router.tsx';
 import { useCan } from '../session.ts';
+import { SameFilesNote } from '../components/SameFilesNote.tsx';
 
 type State =
   | { kind: 'loading' }
@@ -240,6 +241,7 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
         )}
       </div>
       {deleteError && <ErrorAlert title="That did not work">{deleteError}</ErrorAlert>}
+      <SameFilesNote same={bundle.sameFilesAs} />
       {bundle.pinned && (
         <p className="muted" data-testid="pinned-note">
           Pinned: retention keeps this bundle whatever its age.

@@ -315,6 +315,9 @@ function BundleList({ pageNumber }: { pageNumber: number }) {
                         <Link to={`/bundles/${b.id}`} title={b.displayName && b.displayName !== b.name ? b.name : undefined} data-testid="bundle-row-name">
                           {b.displayName ?? b.name}
                         </Link>
+                        {b.displayName && !b.displayName.startsWith(b.name) && (
+                          <div className="muted bundle-file-name" data-testid="bundle-row-file">{b.name}</div>
+                        )}
                         {b.pinned && (
                           <span className="badge badge-neutral bundle-pinned" title="Retention keeps it whatever its age" data-testid="bundle-row-pinned">
                             pinned

@@ -163,11 +163,23 @@ public class AccountService {
                 : UserAccount.<UserAccount>find("lower(username) = ?1", username.strip().toLowerCase(java.util.Locale.ROOT))
                         .firstResult();
         boolean ok = Passwords.matches(password == null ? "" : password, u == null ? dummyHash() : u.passwordHash);
-        if (u == null || !ok || u.disabled) {
-            throw new DomainException(Kind.UNAUTHENTICATED, "bad-login", "Sign-in failed",
-                    "wrong user name or password" + (u != null && ok ? " (this account is disabled)" : ""));
+        if (u == null || !ok) {
+            throw new DomainException(Kind.UNAUTHENTICATED, "bad-login", "Sign-in failed", "wrong user name or password");
+        }
+        if (u.disabled) {
+            // only a caller who knows the password learns the account exists and is disabled
+            throw new DomainException(Kind.FORBIDDEN, "account-disabled", "Account disabled", disabledMessage(u.username));
         }
         return openSession(u, now);
+    }
+
+    /** What a disabled account's owner reads at sign-in: that it is disabled, and which admins can enable it. */
+    private String disabledMessage(String username) {
+        List<String> admins = UserAccount.<UserAccount>list("disabled", false).stream()
+                .filter(a -> Roles.read(a.roles).contains(Roles.ADMIN)).map(a -> a.username).sorted().limit(5).toList();
+        return "Your account " + username + " is disabled, so it cannot sign in. Ask "
+                + (admins.isEmpty() ? "an administrator of this CrashLab server" : "an administrator of this CrashLab server ("
+                        + String.join(", ", admins) + ")") + " to enable it again.";
     }
 
     /** The hash an unknown user name's password is checked against, at the configured cost. */
@@ -203,8 +215,7 @@ public class AccountService {
             u.createdAt = now;
             u.oidcSubject = subject;
         } else if (u.disabled) {
-            throw new DomainException(Kind.FORBIDDEN, "account-disabled", "Account disabled",
-                    "your account `" + u.username + "` is disabled here; ask a CrashLab admin");
+            throw new DomainException(Kind.FORBIDDEN, "account-disabled", "Account disabled", disabledMessage(u.username));
         }
         u.roles = Roles.format(granted);
         u.persist();

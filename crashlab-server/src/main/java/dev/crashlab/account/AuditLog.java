@@ -34,8 +34,25 @@ public class AuditLog {
         record(who == null ? null : who.name(), action, target, detail);
     }
 
-    @Transactional
     public Entries list(int page, int size, String actor, String action) {
+        return list(page, size, new Filter(actor, action, null, null, null));
+    }
+
+    /**
+     * What to show of the trail; null (or blank) parts do not filter.
+     *
+     * @param actor exactly this actor
+     * @param action exactly this action, or every action under it when it ends in {@code .} ({@code bundle.})
+     * @param bundleId entries about this bundle (target {@code bundle <id>})
+     * @param from at or after this instant
+     * @param to before this instant
+     */
+    public record Filter(String actor, String action, Long bundleId, Instant from, Instant to) {}
+
+    @Transactional
+    public Entries list(int page, int size, Filter filter) {
+        String actor = filter.actor();
+        String action = filter.action();
         if (page < 0 || page > 1_000_000 || size < 1 || size > MAX_PAGE_SIZE) {
             throw new dev.crashlab.domain.DomainException(dev.crashlab.domain.DomainException.Kind.INVALID, "bad-page",
                     "Bad page", "page must be between 0 and 1000000 and size between 1 and " + MAX_PAGE_SIZE);
@@ -47,14 +64,42 @@ public class AuditLog {
             params.put("actor", actor.strip());
         }
         if (action != null && !action.isBlank()) {
-            where.append(" and action = :action");
-            params.put("action", action.strip());
+            if (action.strip().endsWith(".")) {
+                where.append(" and action like :action");
+                params.put("action", action.strip().replace("%", "").replace("_", "") + "%");
+            } else {
+                where.append(" and action = :action");
+                params.put("action", action.strip());
+            }
+        }
+        if (filter.bundleId() != null) {
+            where.append(" and target = :target");
+            params.put("target", "bundle " + filter.bundleId());
+        }
+        if (filter.from() != null) {
+            where.append(" and at >= :from");
+            params.put("from", filter.from());
+        }
+        if (filter.to() != null) {
+            where.append(" and at < :to");
+            params.put("to", filter.to());
         }
         var query = AuditEvent.<AuditEvent>find(where.toString(), Sort.descending("at", "id"), params);
         long total = query.count();
         List<Entry> items = query.page(Page.of(page, size)).list().stream()
                 .map(e -> new Entry(e.id, e.at, e.actor, e.action, e.target, e.detail)).toList();
         return new Entries(items, page, size, total);
+    }
+
+    /** The actors and actions in the trail, for the filter's choices (at most 500 of each). */
+    public record Choices(List<String> actors, List<String> actions) {}
+
+    @Transactional
+    public Choices choices() {
+        var em = AuditEvent.getEntityManager();
+        return new Choices(
+                em.createQuery("select distinct e.actor from AuditEvent e order by e.actor", String.class).setMaxResults(500).getResultList(),
+                em.createQuery("select distinct e.action from AuditEvent e order by e.action", String.class).setMaxResults(500).getResultList());
     }
 
     private static String cut(String s, int max) {

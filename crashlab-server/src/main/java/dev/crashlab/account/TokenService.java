@@ -184,6 +184,12 @@ public class TokenService {
         return found.stream().map(this::view).toList();
     }
 
+    /** Every token: personal, provisioned and worker ones, revoked and expired ones too, newest first. */
+    @Transactional
+    public List<TokenView> all() {
+        return ApiToken.<ApiToken>listAll(Sort.descending("createdAt", "id")).stream().map(this::view).toList();
+    }
+
     @Transactional
     public List<TokenView> workers() {
         return ApiToken.<ApiToken>list("workerName is not null", Sort.descending("createdAt", "id")).stream().map(this::view).toList();

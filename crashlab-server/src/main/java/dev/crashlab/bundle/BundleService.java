@@ -380,6 +380,26 @@ public class BundleService {
                 () -> Bundle.<Bundle>findByIdOptional(id).map(BundleView::of));
     }
 
+    /**
+     * The earliest bundle before {@code id} that holds exactly the same set of files (by SHA-256) as {@code id}
+     * ({@code uploadedBy} left null: ownership is not this package's); empty when there is none or {@code id} has no files.
+     */
+    public Optional<BundleViews.SameFiles> sameFilesAs(long id) {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            List<?> ids = Bundle.getEntityManager().createNativeQuery(
+                    "select o.bundle_id from artifact mine join artifact o on o.sha256 = mine.sha256 and o.bundle_id < mine.bundle_id"
+                            + " where mine.bundle_id = ?1 group by o.bundle_id"
+                            // every one of this bundle's files is there ...
+                            + " having count(distinct o.sha256) = (select count(distinct x.sha256) from artifact x where x.bundle_id = ?1)"
+                            // ... and nothing else
+                            + " and count(distinct o.sha256) = (select count(distinct y.sha256) from artifact y where y.bundle_id = o.bundle_id)"
+                            + " order by o.bundle_id")
+                    .setParameter(1, id).setMaxResults(1).getResultList();
+            return ids.stream().findFirst().map(v -> Bundle.<Bundle>findById(((Number) v).longValue()))
+                    .map(b -> new BundleViews.SameFiles(b.id, b.name, b.uploadedAt, null));
+        });
+    }
+
     /** Returns one page of bundles, newest first. */
     public Page<BundleSummary> list(int page, int size) {
         int p = Math.max(0, page);

@@ -26,15 +26,30 @@ public final class BundleViews {
             List<String> budgetNotes,
             String readError,
             Map<String, Integer> redactions,
-            boolean pinned) {
+            boolean pinned,
+            SameFiles sameFilesAs) {
 
         static BundleView of(Bundle b) {
             return new BundleView(b.id, b.name, b.uploadedAt, b.size, b.sha256, b.status, b.notes,
                     b.artifacts.stream().map(ArtifactView::of).toList(),
                     new Progress(b.artifactsRead, b.artifacts.size(), b.readerVersion), BundleViews.budgetNotesOf(b.budgetHitsJson),
-                    b.readError, new TreeMap<>(b.redactions), b.pinned);
+                    b.readError, new TreeMap<>(b.redactions), b.pinned, null);
+        }
+
+        /** This view saying which earlier bundle holds the same files (null: none). */
+        public BundleView withSameFilesAs(SameFiles same) {
+            return new BundleView(id, name, uploadedAt, size, sha256, status, notes, artifacts, progress, budgetNotes, readError,
+                    redactions, pinned, same);
         }
     }
+
+    /**
+     * The earliest other bundle whose files are exactly this one's (the same set of SHA-256s, after redaction): an
+     * upload of the same crash again. It is stored all the same; the upload's answer and the report say so.
+     *
+     * @param uploadedBy who uploaded it, or null when not recorded
+     */
+    public record SameFiles(long bundleId, String name, Instant uploadedAt, String uploadedBy) {}
 
     /**
      * How far reading a bundle has got.

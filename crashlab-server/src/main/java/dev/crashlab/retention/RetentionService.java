@@ -48,6 +48,86 @@ public class RetentionService {
     /** What one sweep did. */
     public record SweepReport(int deleted, Instant cutoff) {}
 
+    /**
+     * What an admin sees of retention: the settings in force, what each uploader holds against the quota, and what a
+     * sweep run now would delete.
+     *
+     * @param retentionDays bundles older than this many days are deleted (0: kept forever)
+     * @param quotaBytes what one user's bundles may add up to (null: no limit)
+     * @param sweepInterval how often the sweep runs, as ISO-8601 ({@code PT1H})
+     * @param maxDeletesPerSweep the most bundles one sweep deletes
+     * @param holders every uploader's stored bytes and bundles, largest first
+     * @param nextSweep the bundles a sweep run now would delete, oldest first (at most {@code maxDeletesPerSweep})
+     * @param nextSweepTotal how many bundles are past the age in all (later sweeps take the rest)
+     * @param cutoff bundles uploaded before this are past the age; null when retention is off
+     */
+    public record Overview(int retentionDays, Long quotaBytes, String sweepInterval, int maxDeletesPerSweep,
+            List<Holder> holders, List<Doomed> nextSweep, long nextSweepTotal, Instant cutoff) {}
+
+    /**
+     * One uploader's share.
+     *
+     * @param owner the user (or token) that uploaded the bundles; null for bundles with no recorded uploader
+     * @param quotaShare usedBytes / quota (1.0 is full); null when there is no quota
+     */
+    public record Holder(String owner, long usedBytes, long bundles, Double quotaShare) {}
+
+    /** A bundle the next sweep would delete. */
+    public record Doomed(long bundleId, String name, Instant uploadedAt, String owner, long sizeBytes) {}
+
+    /** The settings, each uploader's holdings and the next sweep's bundles, as of {@code now}. */
+    public Overview overview(Instant now) {
+        return overview(now, config.maxDeletesPerSweep());
+    }
+
+    /** {@link #overview(Instant)} listing at most {@code listed} of the bundles due (tests: all of them). */
+    Overview overview(Instant now, int listed) {
+        Long quota = config.quota().map(q -> q.asLongValue()).orElse(null);
+        int days = config.days();
+        Instant cutoff = days <= 0 ? null : now.minus(days, ChronoUnit.DAYS);
+        int max = Math.max(1, listed);
+        return QuarkusTransaction.requiringNew().call(() -> {
+            var em = Bundle.getEntityManager();
+            @SuppressWarnings("unchecked")
+            List<Object[]> held = em.createNativeQuery("select o.owner, coalesce(sum(a.size_bytes), 0), count(distinct b.id)"
+                    + " from bundle b left join bundle_owner o on o.bundle_id = b.id left join artifact a on a.bundle_id = b.id"
+                    + " group by o.owner order by 2 desc, 1").getResultList();
+            List<Holder> holders = held.stream().map(r -> {
+                long bytes = ((Number) r[1]).longValue();
+                return new Holder((String) r[0], bytes, ((Number) r[2]).longValue(),
+                        quota == null || quota == 0 ? null : (double) bytes / quota);
+            }).toList();
+            List<Doomed> doomed = List.of();
+            long total = 0;
+            if (cutoff != null) {
+                String eligible = " from bundle b where b.uploaded_at < ?1 and b.pinned = false"
+                        + " and not exists (select 1 from bundle_resolution r where r.bundle_id = b.id)";
+                total = ((Number) em.createNativeQuery("select count(*)" + eligible).setParameter(1, cutoff).getSingleResult())
+                        .longValue();
+                @SuppressWarnings("unchecked")
+                List<Object[]> rows = em.createNativeQuery("select b.id, b.name, b.uploaded_at,"
+                        + " (select o.owner from bundle_owner o where o.bundle_id = b.id),"
+                        + " (select coalesce(sum(a.size_bytes), 0) from artifact a where a.bundle_id = b.id)" + eligible
+                        + " order by b.uploaded_at, b.id").setParameter(1, cutoff).setMaxResults(max).getResultList();
+                doomed = rows.stream().map(r -> new Doomed(((Number) r[0]).longValue(), (String) r[1], instant(r[2]),
+                        (String) r[3], ((Number) r[4]).longValue())).toList();
+            }
+            return new Overview(days, quota, config.sweepInterval().toString(), Math.max(1, config.maxDeletesPerSweep()), holders,
+                    doomed, total, cutoff);
+        });
+    }
+
+    // a native query's timestamp-with-time-zone column, as the driver hands it over
+    private static Instant instant(Object v) {
+        return switch (v) {
+            case Instant i -> i;
+            case java.time.OffsetDateTime o -> o.toInstant();
+            case java.sql.Timestamp t -> t.toInstant();
+            case java.time.ZonedDateTime z -> z.toInstant();
+            default -> throw new IllegalStateException("unexpected timestamp type " + v.getClass());
+        };
+    }
+
     /** The settings and what {@code owner}'s bundles add up to. */
     public Usage usage(String owner) {
         long[] used = used(owner);

@@ -8,6 +8,11 @@ import dev.crashlab.account.Roles;
 import dev.crashlab.account.TokenService;
 import dev.crashlab.account.TokenService.NewToken;
 import dev.crashlab.account.TokenService.TokenView;
+import dev.crashlab.config.CrashLabConfig;
+import dev.crashlab.repro.jobs.JobViews.WorkerView;
+import dev.crashlab.repro.jobs.LocalWorker;
+import dev.crashlab.repro.jobs.ReproJobService;
+import dev.crashlab.retention.RetentionService;
 import dev.crashlab.web.auth.Callers;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.common.annotation.Blocking;
@@ -29,7 +34,7 @@ import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.jboss.resteasy.reactive.RestPath;
 
-/** Admin only: user accounts and worker tokens. */
+/** Admin only: user accounts, API and worker tokens, retention, the lab's workers. */
 @Path("/admin")
 @Produces(MediaType.APPLICATION_JSON)
 @Blocking
@@ -47,6 +52,18 @@ public class AdminResource {
 
     @Inject
     SecurityIdentity identity;
+
+    @Inject
+    RetentionService retention;
+
+    @Inject
+    ReproJobService jobs;
+
+    @Inject
+    LocalWorker localWorker;
+
+    @Inject
+    CrashLabConfig config;
 
     public record NewUser(String username, String password, Set<String> roles) {}
 
@@ -92,6 +109,56 @@ public class AdminResource {
         UserView u = accounts.delete(id);
         audit.record(Callers.of(identity), "user.delete", "user " + u.username(), null);
         return Response.noContent().build();
+    }
+
+    @GET
+    @Path("/tokens")
+    @Operation(summary = "List every API token (personal, provisioned and worker; revoked and expired ones too), newest first;"
+            + " revoke one with DELETE /api/tokens/{id}")
+    public List<TokenView> allTokens() {
+        return tokens.all();
+    }
+
+    @GET
+    @Path("/retention")
+    @Operation(summary = "Retention as it stands: the settings in force, what each uploader holds against the quota, and the"
+            + " bundles a sweep run now would delete")
+    public RetentionService.Overview retention() {
+        return retention.overview(Instant.now());
+    }
+
+    /**
+     * The server's own worker as its supervisor sees it.
+     *
+     * @param enabled whether the server runs it ({@code crashlab.lab.local-worker})
+     * @param alive whether its thread runs now (false between a death and its restart)
+     * @param backend the backend it replays on
+     * @param restarts how often it died and was started again since the server started
+     * @param lastDeathAt when it last died, or null
+     * @param lastDeath why it last died, or null
+     * @param lastSeen when it last asked for a job (null before its first claim)
+     * @param currentJob the job it runs now, or null
+     */
+    public record LocalWorkerView(boolean enabled, boolean alive, String backend, int restarts, Instant lastDeathAt,
+            String lastDeath, Instant lastSeen, Long currentJob) {}
+
+    /**
+     * The lab as an admin sees it.
+     *
+     * @param local the server's own worker
+     * @param workers every worker heard from (the local one included once it has claimed), most recent first
+     */
+    public record Workers(LocalWorkerView local, List<WorkerView> workers) {}
+
+    @GET
+    @Path("/workers")
+    @Operation(summary = "The server's own worker (state, restarts) and every worker heard from")
+    public Workers workers() {
+        List<WorkerView> seen = jobs.workers(Instant.now());
+        LocalWorker.State s = localWorker.state();
+        WorkerView me = seen.stream().filter(w -> w.name().equals(LocalWorker.NAME)).findFirst().orElse(null);
+        return new Workers(new LocalWorkerView(s.enabled(), s.alive(), config.lab().localBackend(), s.deaths(), s.lastDeathAt(),
+                s.lastDeath(), me == null ? null : me.lastSeen(), me == null ? null : me.currentJob()), seen);
     }
 
     @GET

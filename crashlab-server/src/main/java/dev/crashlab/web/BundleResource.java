@@ -185,7 +185,7 @@ public class BundleResource {
         dev.crashlab.account.Caller who = dev.crashlab.web.auth.Callers.of(identity);
         audit.record(who, "bundle.upload", "bundle " + view.id(), view.name());
         ingest.submit(view.id()); // stored safely; read and diagnosed in the background (status PROCESSING until then)
-        return Response.created(URI.create("/api/bundles/" + view.id())).entity(view).build();
+        return Response.created(URI.create("/api/bundles/" + view.id())).entity(withSameFiles(view)).build();
     }
 
     @GET
@@ -205,9 +205,17 @@ public class BundleResource {
     @GET
     @Path("/{id}")
     @RolesAllowed(Roles.VIEWER)
-    @Operation(summary = "Show a bundle and its artifacts")
+    @Operation(summary = "Show a bundle and its artifacts; sameFilesAs names the earliest bundle with exactly the same files")
     public BundleView get(@RestPath long id) {
-        return bundles.find(id).orElseThrow(() -> ProblemException.notFound("no bundle " + id));
+        return withSameFiles(bundles.find(id).orElseThrow(() -> ProblemException.notFound("no bundle " + id)));
+    }
+
+    // an upload of files already uploaded is stored all the same; its view names the first bundle that holds them
+    private BundleView withSameFiles(BundleView view) {
+        return bundles.sameFilesAs(view.id())
+                .map(s -> view.withSameFilesAs(new dev.crashlab.bundle.BundleViews.SameFiles(s.bundleId(), s.name(), s.uploadedAt(),
+                        ownership.owner(s.bundleId()).orElse(null))))
+                .orElse(view);
     }
 
     /**

@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /** The Bundles list's rows: the stored bundle, its likely cause, group and setting, and a name a person can tell apart. */
 final class BundleRows {
@@ -18,7 +19,8 @@ final class BundleRows {
      *
      * @param name the name as stored (the name given at upload, else the first file's)
      * @param displayName {@code name}, or for a generic one (a lone {@code crash.log}) the name with the exception or
-     *     exit code and the GPU its files name
+     *     exit code and the GPU its files name; for the collector's default name ({@code crash-bundle-<date>.zip}), the
+     *     error, framework and machine read from its files
      * @param likelyCause the confirmed cause, else the diagnosis' top one; null before the diagnosis or when it has none
      * @param group the crash group's key, or null
      * @param pinned kept by retention whatever its age
@@ -44,6 +46,9 @@ final class BundleRows {
      * followed by what tells the crash apart: its exception or exit code and its GPU, else how many files came with it.
      */
     static String displayName(String name, long artifactCount, CrashSearchService.RowFacts f) {
+        if (collectorDefault(name)) {
+            return collectorName(name, f);
+        }
         if (!generic(name)) {
             return name;
         }
@@ -60,6 +65,39 @@ final class BundleRows {
             parts.add("and " + (artifactCount - 1) + (artifactCount == 2 ? " more file" : " more files"));
         }
         return String.join(" · ", parts);
+    }
+
+    /** The name the collector scripts give a bundle unless told otherwise: {@code crash-bundle-<yyyyMMdd-HHmmss>.zip}. */
+    private static final Pattern COLLECTOR_DEFAULT = Pattern.compile("crash-bundle-\\d{8}-\\d{6}\\.(zip|tar\\.gz|tgz)",
+            Pattern.CASE_INSENSITIVE);
+
+    static boolean collectorDefault(String name) {
+        return COLLECTOR_DEFAULT.matcher(name.substring(name.lastIndexOf('/') + 1)).matches();
+    }
+
+    /**
+     * A collector bundle's name from what was read in it: the error (exception or exit code), the framework, and the
+     * machine (its GPU, else its OS: the collectors replace the host name with {@code <host>} by default); the default
+     * name itself until the bundle is diagnosed, or when its facts name none of these.
+     */
+    static String collectorName(String name, CrashSearchService.RowFacts f) {
+        if (f == null) {
+            return name;
+        }
+        List<String> parts = new java.util.ArrayList<>();
+        if (f.exception() != null) {
+            String e = f.exception();
+            parts.add(e.startsWith("exit ") ? e : e.substring(e.lastIndexOf('.') + 1));
+        }
+        if (f.framework() != null) {
+            parts.add(f.framework());
+        }
+        if (f.gpu() != null) {
+            parts.add(f.gpu());
+        } else if (f.os() != null) {
+            parts.add(f.os());
+        }
+        return parts.isEmpty() ? name : String.join(" · ", parts);
     }
 
     static boolean generic(String name) {

@@ -174,6 +174,42 @@ class RetentionTest {
         given().get("/api/bundles/" + confirmed).then().statusCode(200);
     }
 
+    @jakarta.inject.Inject
+    RetentionService retention;
+
+    @Test
+    void theAdminOverviewShowsTheSettingsWhatEachUserHoldsAndTheNextSweep() throws Exception {
+        String user = "holder-" + suffix();
+        String token = userToken(user, "reporter");
+        long kept = upload(token, "kept.bin", randomBytes(64 * 1024));
+        long doomed = upload(token, "doomed.bin", randomBytes(32 * 1024));
+        String triager = userToken("holder-pin-" + suffix(), "triager");
+        given().header("Authorization", "Bearer " + triager).put("/api/bundles/" + kept + "/pin").then().statusCode(200);
+
+        var admin = given().get("/api/admin/retention").then().statusCode(200)
+                .body("retentionDays", equalTo(30)).body("quotaBytes", equalTo(256 * 1024)).body("sweepInterval", equalTo("PT0.5S"))
+                .body("maxDeletesPerSweep", equalTo(1000)).extract().jsonPath();
+        Map<String, Object> mine = admin.getMap("holders.find { it.owner == '" + user + "' }");
+        assertThat(mine).containsEntry("usedBytes", 96 * 1024).containsEntry("bundles", 2);
+        assertThat(((Number) mine.get("quotaShare")).doubleValue()).isEqualTo(96.0 / 256);
+        // both are young: the sweep that runs now deletes neither
+        assertThat(admin.getList("nextSweep.bundleId", Long.class)).doesNotContain(kept, doomed);
+        given().header("Authorization", "Bearer " + token).get("/api/admin/retention").then().statusCode(403);
+
+        // 40 days on, the unpinned one is due and the pinned one is not (asked of the service: the real sweep runs on now)
+        RetentionService.Overview later = retention.overview(Instant.now().plus(40, ChronoUnit.DAYS), Integer.MAX_VALUE);
+        assertThat(later.cutoff()).isAfter(Instant.now());
+        assertThat(later.nextSweep()).extracting(RetentionService.Doomed::bundleId).contains(doomed).doesNotContain(kept);
+        assertThat(later.nextSweep()).filteredOn(d -> d.bundleId() == doomed).singleElement().satisfies(d -> {
+            assertThat(d.owner()).isEqualTo(user);
+            assertThat(d.name()).isEqualTo("doomed.bin");
+            assertThat(d.sizeBytes()).isEqualTo(32 * 1024);
+        });
+        assertThat(later.nextSweepTotal()).isEqualTo(later.nextSweep().size());
+        assertThat(later.nextSweep()).extracting(RetentionService.Doomed::uploadedAt).isSorted();
+        given().header("Authorization", "Bearer " + triager).delete("/api/bundles/" + kept + "/pin").then().statusCode(200);
+    }
+
     static void awaitGone(long id) throws InterruptedException {
         long deadline = System.nanoTime() + 20_000_000_000L;
         while (given().get("/api/bundles/" + id).then().extract().statusCode() != 404) {

@@ -74,7 +74,11 @@ class AuthorizationMatrixTest {
         POLICY.put("DELETE /api/admin/users/{id}", ADMIN);
         POLICY.put("GET /api/admin/worker-tokens", ADMIN);
         POLICY.put("POST /api/admin/worker-tokens", ADMIN);
+        POLICY.put("GET /api/admin/tokens", ADMIN);
+        POLICY.put("GET /api/admin/retention", ADMIN);
+        POLICY.put("GET /api/admin/workers", ADMIN);
         POLICY.put("GET /api/audit", ADMIN);
+        POLICY.put("GET /api/audit/choices", ADMIN);
         POLICY.put("GET /api/bundles", VIEWER);
         POLICY.put("POST /api/bundles", REPORTER);
         POLICY.put("GET /api/bundles/search", VIEWER);

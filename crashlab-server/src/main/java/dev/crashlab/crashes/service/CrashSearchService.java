@@ -172,7 +172,7 @@ public class CrashSearchService implements ConfirmedCrashLookup {
      *
      * @param exception the first exception type or exit code its files name (for a default name), or null
      */
-    public record RowFacts(LikelyCause likelyCause, String group, String gpu, String framework, String exception) {}
+    public record RowFacts(LikelyCause likelyCause, String group, String gpu, String framework, String exception, String os) {}
 
     /**
      * The list's facts of these bundles, from their stored signatures (no index needed); bundles not yet diagnosed are
@@ -193,7 +193,7 @@ public class CrashSearchService implements ConfirmedCrashLookup {
                             .map(t -> "exit " + t.key().substring("exit:".length())).findFirst().orElse(null);
                 }
                 out.put(d.bundleId, new RowFacts(cause(sig, confirmed.get(d.bundleId)), sig == null ? null : sig.groupKey(),
-                        first(sig, "gpu"), framework(sig), exception));
+                        first(sig, "gpu"), framework(sig), exception, facet(sig, "os")));
             }
             return out;
         });

@@ -1,0 +1,22 @@
+import { Time } from './common.tsx';
+import { Link } from '../router.tsx';
+
+/** The earliest other bundle with exactly the same files (the API's `sameFilesAs`). */
+export interface SameFiles {
+  bundleId: number;
+  name: string;
+  uploadedAt: string;
+  uploadedBy: string | null;
+}
+
+/** Says that a bundle repeats an earlier upload's files, and links to it; nothing when it does not. */
+export function SameFilesNote({ same }: { same: SameFiles | null | undefined }) {
+  if (!same) return null;
+  return (
+    <p className="alert" role="note" data-testid="same-files">
+      Same files as <Link to={`/bundles/${same.bundleId}`}>#{same.bundleId} {same.name}</Link>
+      {same.uploadedBy ? `, uploaded by ${same.uploadedBy}` : ''} on <Time iso={same.uploadedAt} />: the same crash
+      uploaded again. Its report and any confirmed cause are there.
+    </p>
+  );
+}
