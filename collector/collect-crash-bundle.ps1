@@ -266,6 +266,7 @@ try {
         $reply = Invoke-RestMethod -Method Post -Uri "$url`?name=$name" -Headers @{ Authorization = "Bearer $Token" } -ContentType 'application/zip' -InFile $Output
     }
     Write-Host "collect-crash-bundle: uploaded as $($Server.TrimEnd('/'))/bundles/$($reply.id)"
+    if ($reply.sameFilesAs) { Write-Host "collect-crash-bundle: the same files were uploaded before, as $($Server.TrimEnd('/'))/bundles/$($reply.sameFilesAs.bundleId)" }
 } catch {
     Write-Error "collect-crash-bundle: the server refused the upload or could not be reached ($($_.Exception.Message)); the bundle is still in $Output"
     exit 1

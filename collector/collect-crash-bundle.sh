@@ -252,4 +252,8 @@ if [ "$status" != "201" ]; then
 fi
 id="$(printf '%s' "$body" | sed -n 's/^{"id":\([0-9]*\).*/\1/p')"
 echo "collect-crash-bundle: uploaded as ${server%/}/bundles/${id}" >&2
+same="$(printf '%s' "$body" | sed -n 's/.*"sameFilesAs":{"bundleId":\([0-9]*\).*/\1/p')"
+if [ -n "$same" ]; then
+  echo "collect-crash-bundle: the same files were uploaded before, as ${server%/}/bundles/${same}" >&2
+fi
 echo "$output"

@@ -13,10 +13,13 @@ export interface SameFiles {
 export function SameFilesNote({ same }: { same: SameFiles | null | undefined }) {
   if (!same) return null;
   return (
-    <p className="alert" role="note" data-testid="same-files">
-      Same files as <Link to={`/bundles/${same.bundleId}`}>#{same.bundleId} {same.name}</Link>
-      {same.uploadedBy ? `, uploaded by ${same.uploadedBy}` : ''} on <Time iso={same.uploadedAt} />: the same crash
-      uploaded again. Its report and any confirmed cause are there.
-    </p>
+    <div className="alert alert-info" role="note" data-testid="same-files">
+      <p>
+        <strong className="alert-title">Uploaded before.</strong> Same files as{' '}
+        <Link to={`/bundles/${same.bundleId}`}>#{same.bundleId} {same.name}</Link>
+        {same.uploadedBy ? `, uploaded by ${same.uploadedBy}` : ''} on <Time iso={same.uploadedAt} />: its report, and any
+        cause confirmed there, are about the same crash.
+      </p>
+    </div>
   );
 }

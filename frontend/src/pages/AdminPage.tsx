@@ -354,10 +354,13 @@ function Tokens() {
                   <tr key={t.id} data-testid="token-row">
                     <td>{t.name}</td>
                     <td>
-                      {t.owner ?? (t.workerName ? <span className="muted">worker {t.workerName}</span> : <span className="muted">provisioned</span>)}
+                      {t.owner ?? <span className="muted">{t.workerName ? 'none (worker token)' : 'none (provisioned)'}</span>}
                     </td>
                     <td>{t.roles.join(', ')}</td>
-                    <td><Time iso={t.createdAt} /> <span className="muted">by {t.createdBy}</span></td>
+                    <td>
+                      <Time iso={t.createdAt} />
+                      {t.createdBy !== t.owner && <span className="muted"> by {t.createdBy}</span>}
+                    </td>
                     <td>{t.lastUsedAt ? <Time iso={t.lastUsedAt} /> : <span className="muted">never</span>}</td>
                     <td>{t.expiresAt ? <Time iso={t.expiresAt} /> : 'never'}</td>
                     <td>
@@ -418,7 +421,11 @@ function Retention() {
             <dt>Quota per user</dt>
             <dd>{data.quotaBytes != null ? formatBytes(data.quotaBytes) : 'no limit'}</dd>
             <dt>Sweep</dt>
-            <dd>every {isoDuration(data.sweepInterval)}, at most {plural(data.maxDeletesPerSweep, 'bundle')} a sweep</dd>
+            <dd>
+              {data.retentionDays > 0
+                ? `every ${isoDuration(data.sweepInterval)}, at most ${plural(data.maxDeletesPerSweep, 'bundle')} a sweep`
+                : 'none (retention is off)'}
+            </dd>
           </dl>
           <p className="muted">Settings: <code>crashlab.retention.days</code>, <code>.quota</code>, <code>.sweep-interval</code>, <code>.max-deletes-per-sweep</code>.</p>
           <h3 className="form-heading">What each user holds</h3>

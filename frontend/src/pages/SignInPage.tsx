@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { ErrorAlert, useTitle } from '../components/common.tsx';
-import { sendJson } from '../api.ts';
+import { ApiError, sendJson } from '../api.ts';
 import { signedIn, type Me } from '../session.ts';
 import { navigate } from '../router.tsx';
 
@@ -33,6 +33,7 @@ export function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [errorTitle, setErrorTitle] = useState('Sign-in failed');
   const [busy, setBusy] = useState(false);
 
   async function onSubmit(e: FormEvent) {
@@ -44,6 +45,8 @@ export function LoginPage() {
       signedIn(me);
       if (window.location.pathname === '/login') navigate('/', { replace: true });
     } catch (err) {
+      // a disabled account has its own title ("Account disabled"); a wrong password reads as a failed sign-in
+      setErrorTitle(err instanceof ApiError && err.status === 403 && err.title ? err.title : 'Sign-in failed');
       setError(err instanceof Error ? err.message : 'Sign-in failed.');
     } finally {
       setBusy(false);
@@ -65,7 +68,7 @@ export function LoginPage() {
           <input id="login-password" type="password" autoComplete="current-password" value={password}
             onChange={(e) => setPassword(e.target.value)} required />
         </div>
-        {error && <ErrorAlert title="Sign-in failed">{error}</ErrorAlert>}
+        {error && <ErrorAlert title={errorTitle}>{error}</ErrorAlert>}
         <div className="actions">
           <button type="submit" className="btn btn-primary" disabled={busy}>
             {busy ? 'Signing in…' : 'Sign in'}
