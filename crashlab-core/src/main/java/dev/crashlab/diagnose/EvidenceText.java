@@ -15,10 +15,7 @@ final class EvidenceText {
 
     static String forFact(Matcher m, Fact f, FactFields fields) {
         if (m.says() != null && !m.says().isBlank()) {
-            return PLACEHOLDER.matcher(m.says()).replaceAll(r -> {
-                List<String> v = fields.values(f, r.group(1));
-                return java.util.regex.Matcher.quoteReplacement(v.isEmpty() ? "?" : String.join(", ", v));
-            });
+            return fill(m.says(), field -> fields.values(f, field));
         }
         String first = first(fields, f, switch (f.kind()) {
             case "Platform" -> "os";
@@ -49,6 +46,45 @@ final class EvidenceText {
             }
         }
         return sb.toString();
+    }
+
+    // a placeholder whose fact has no value while the template is being filled: \0field\1
+    private static final String MISSING = "\u0000([A-Za-z0-9_.]+)\u0001";
+
+    /**
+     * A {@code says} template filled with a fact's values. A field the fact lacks never shows as "?": a clause that
+     * only names it goes ("({requested})", "{requested} requested", ": {meaning}" at the end), and elsewhere the
+     * sentence says the crash did not name it ("an unnamed library could not be loaded").
+     */
+    static String fill(String template, java.util.function.Function<String, List<String>> values) {
+        StringBuilder sb = new StringBuilder();
+        java.util.regex.Matcher r = PLACEHOLDER.matcher(template);
+        int last = 0;
+        while (r.find()) {
+            sb.append(template, last, r.start());
+            String field = r.group(1);
+            List<String> v = values.apply(field);
+            last = r.end();
+            if (!v.isEmpty()) {
+                sb.append(String.join(", ", v));
+                continue;
+            }
+            String rest = template.substring(last);
+            String own = " " + words(field);
+            if (rest.startsWith(own) && (rest.length() == own.length() || !Character.isLetterOrDigit(rest.charAt(own.length())))) {
+                last += own.length(); // "{requested} requested": the clause is about the missing value alone
+                continue;
+            }
+            sb.append('\u0000').append(field).append('\u0001');
+        }
+        sb.append(template.substring(last));
+        String s = sb.toString()
+                .replaceAll("\\s*\\(\\s*" + MISSING + "\\s*\\)", "")     // "(?)" goes
+                .replaceAll("\\s*:\\s*" + MISSING + "\\s*$", "")            // a trailing ": ?" goes
+                .replaceAll("^" + MISSING + "\\s*:\\s*", "");               // a leading "?: " goes
+        s = java.util.regex.Pattern.compile(MISSING).matcher(s)
+                .replaceAll(x -> java.util.regex.Matcher.quoteReplacement("an unnamed " + words(x.group(1))));
+        return s.replaceAll(" {2,}", " ").replaceAll(" ([,.;:])", "$1").strip();
     }
 
     private static String first(FactFields fields, Fact f, String field) {
