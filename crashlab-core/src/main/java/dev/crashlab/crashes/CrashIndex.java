@@ -104,7 +104,7 @@ public final class CrashIndex implements Closeable {
     /**
      * A similar bundle.
      *
-     * @param similarity the idf-weighted share of the first bundle's terms this one has too, in (0, 1]
+     * @param similarity how alike the two are, in (0, 1], the same either way round ({@link CrashIndex#similarity})
      * @param shared the shared terms, specific ones first (labels as the first bundle says them)
      */
     public record Similar(long bundleId, double similarity, List<SignatureTerm> shared) {
@@ -633,9 +633,9 @@ public final class CrashIndex implements Closeable {
     }
 
     /**
-     * The indexed bundles most like a signature (indexed or not), leaving out {@code exclude}. Similarity is the
-     * idf of the shared terms over the idf of all of {@code mine}'s terms, so a term no other bundle has
-     * counts fully against every match.
+     * The indexed bundles most like a signature (indexed or not), leaving out {@code exclude}. Similarity is
+     * {@link #similarity}: the idf of the shared terms against the idf of both signatures' terms, so a term no other
+     * bundle has counts fully against every match, and a pair gets one number whichever side asks.
      */
     public List<Similar> similarTo(CrashSignature mine, long exclude, int limit) {
         if (limit <= 0 || mine.terms().stream().noneMatch(SignatureTerm::specific)) {
@@ -651,11 +651,16 @@ public final class CrashIndex implements Closeable {
             Map<String, Double> idf = new java.util.HashMap<>();
             double total = 0;
             for (SignatureTerm t : mine.terms()) {
+                if (idf.containsKey(t.key())) {
+                    continue; // each key counts once, as in the other side's key set
+                }
                 int df = s.getIndexReader().docFreq(new Term("sig", t.key()));
                 double w = Math.log(1 + (docs - df + 0.5) / (df + 0.5));
                 idf.put(t.key(), w);
                 total += w;
             }
+            Set<String> myKeys = new java.util.HashSet<>(idf.keySet());
+            total = weight(myKeys.stream(), idf);
             ScoreDoc[] hits = s.search(b.build(), Math.min(docs, MAX_CANDIDATES)).scoreDocs;
             List<Similar> out = new ArrayList<>();
             for (long id : bundleIds(s, hits)) {
@@ -663,16 +668,22 @@ public final class CrashIndex implements Closeable {
                 if (id == exclude || theirs == null) {
                     continue;
                 }
-                double sharedIdf = 0;
                 boolean specific = false;
                 for (SignatureTerm t : mine.terms()) {
                     if (theirs.keys().contains(t.key())) {
-                        sharedIdf += idf.get(t.key());
                         specific |= t.specific();
                     }
                 }
                 if (specific) {
-                    out.add(new Similar(id, total > 0 ? Math.min(1.0, sharedIdf / total) : 0, List.of()));
+                    for (String k : theirs.keys()) {
+                        if (!idf.containsKey(k)) {
+                            int df = s.getIndexReader().docFreq(new Term("sig", k));
+                            idf.put(k, Math.log(1 + (docs - df + 0.5) / (df + 0.5)));
+                        }
+                    }
+                    // sums in key order, so that either side asking adds the same numbers in the same order
+                    double sharedIdf = weight(myKeys.stream().filter(theirs.keys()::contains), idf);
+                    out.add(new Similar(id, similarity(sharedIdf, total, weight(theirs.keys().stream(), idf)), List.of()));
                 }
             }
             out.sort(Comparator.comparingDouble(Similar::similarity).reversed().thenComparing(x -> -x.bundleId()));
@@ -688,6 +699,19 @@ public final class CrashIndex implements Closeable {
         } finally {
             release(s);
         }
+    }
+
+    /**
+     * How alike two crashes are, the same number whichever of the two is asked about: the idf-weighted Dice
+     * coefficient, twice the weight of the shared terms over the weight of both signatures. (A share of one side's
+     * terms alone made one pair "61 % alike" on one bundle's page and "38 % alike" on the other's; issue 27.)
+     */
+    static double similarity(double shared, double mine, double theirs) {
+        return mine + theirs > 0 ? Math.min(1.0, 2 * shared / (mine + theirs)) : 0;
+    }
+
+    private static double weight(java.util.stream.Stream<String> keys, Map<String, Double> idf) {
+        return keys.sorted().mapToDouble(idf::get).reduce(0, Double::sum);
     }
 
     // The bundle ids of hits, from doc values (no stored-field reads), in doc order.
