@@ -108,8 +108,13 @@ public record CrashSignature(int version, List<SignatureTerm> terms, String text
             int before = terms.size();
             switch (f) {
                 case ExitStatus e -> {
-                    String code = e.hex() != null ? e.hex() : Long.toString(e.code());
-                    add(terms, "exit", code, "exit code " + code + (e.name() != null ? " (" + e.name() + ")" : ""), true);
+                    if (e.hex() == null && e.statusKind() == ExitStatus.Kind.SIGNAL && e.name() != null) {
+                        // a signal by its name (exit:SIGABRT), not its number: "6" reads as a plain exit code
+                        add(terms, "exit", e.name(), e.name() + " (signal " + (e.code() > 128 ? e.code() - 128 : Math.abs(e.code())) + ")", true);
+                    } else {
+                        String code = e.hex() != null ? e.hex() : Long.toString(e.code());
+                        add(terms, "exit", code, "exit code " + code + (e.name() != null ? " (" + e.name() + ")" : ""), true);
+                    }
                 }
                 case StatusCode s -> add(terms, "status", s.name(), s.name(), true);
                 case LibraryLoadFailure l -> {

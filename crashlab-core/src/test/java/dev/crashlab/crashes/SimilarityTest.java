@@ -41,4 +41,16 @@ class SimilarityTest {
         assertThat(index.similar(1, 10)).extracting(CrashIndex.Similar::bundleId).doesNotContain(3L);
         assertThat(CrashIndex.similarity(0, 0, 0)).isZero();
     }
+
+    @Test
+    void aSignalIsSearchedAndShownByItsNameNotItsNumber() {
+        var src = List.of(new dev.crashlab.fact.SourceRef("run.log", 9, "Aborted (core dumped)"));
+        CrashSignature sig = CrashSignature.of("b", List.of(), List.of(
+                new dev.crashlab.fact.ExitStatus(6, null, "SIGABRT", "abort()", dev.crashlab.fact.ExitStatus.Kind.SIGNAL, src),
+                new dev.crashlab.fact.ExitStatus(-1073740791, "0xC0000409", "STATUS_STACK_BUFFER_OVERRUN", "fastfail",
+                        dev.crashlab.fact.ExitStatus.Kind.NTSTATUS, src)), null);
+        assertThat(sig.terms()).filteredOn(x -> x.kind().equals("exit")).extracting(SignatureTerm::label)
+                .contains("SIGABRT (signal 6)", "exit code 0xC0000409 (STATUS_STACK_BUFFER_OVERRUN)")
+                .noneMatch(l -> l.equals("exit code 6"));
+    }
 }
