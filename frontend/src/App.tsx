@@ -98,8 +98,11 @@ export function App() {
           )}
           {session.kind === 'signed-in' && (
             <div className="account-menu">
-              <Link to="/account" className="nav-link" data-testid="account-link">
-                {session.me.name}
+              <Link to="/account" className="nav-link" data-testid="account-link" title={session.me.name}>
+                <span className="account-name">{session.me.name}</span>
+                <span className="account-initial" aria-hidden="true">
+                  {session.me.name.slice(0, 1).toUpperCase()}
+                </span>
               </Link>
               {session.me.session && (
                 <button type="button" className="btn btn-small btn-secondary" onClick={() => void signOut()} data-testid="sign-out">

@@ -50,7 +50,7 @@ export interface BundleSummary {
   status: string;
   artifactCount: number;
   /** The confirmed cause, else the diagnosis' top one; null until diagnosed or when there is none. */
-  likelyCause?: { id: string; title: string; confirmed: boolean } | null;
+  likelyCause?: { id: string; title: string; confirmed: boolean; weak?: boolean } | null;
   /** The crash group's key. */
   group?: string | null;
   gpu?: string | null;

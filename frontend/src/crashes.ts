@@ -6,6 +6,8 @@ export interface LikelyCause {
   title: string;
   /** Someone confirmed it; otherwise it is the diagnosis' top cause. */
   confirmed: boolean;
+  /** A weak verdict's best guess, not a diagnosis. */
+  weak?: boolean;
 }
 
 /** One thing two crashes can share: an exit code, a library, a module, an event, the likely cause, a GPU... */

@@ -1,7 +1,9 @@
 // A small Markdown renderer for KB articles: headings, paragraphs, lists, block quotes, fenced code,
 // pipe tables, rules; inline code, bold, italics and links. It builds React elements (never HTML
 // strings), so article text cannot inject markup; links are limited to http(s), mailto and in-app paths.
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { listKb } from './diagnosis.ts';
+import { Link } from './router.tsx';
 
 type Block =
   | { kind: 'heading'; level: number; text: string }
@@ -134,7 +136,74 @@ export function inline(text: string, keyPrefix = 'i'): ReactNode[] {
     last = m.index + m[0].length;
   }
   if (last < text.length) out.push(text.slice(last));
+  return out.flatMap((node, i) => (typeof node === 'string' ? articleRefs(node, `${keyPrefix}-t${i}`) : [node]));
+}
+
+// "see shm-too-small": an article named by its id in KB text
+const SEE_ARTICLE = /\b(see )([a-z0-9]+(?:-[a-z0-9]+)+)\b/g;
+
+/** Plain text with "see <article-id>" turned into a link that shows the article's title. */
+function articleRefs(text: string, keyPrefix: string): ReactNode[] {
+  const out: ReactNode[] = [];
+  let last = 0;
+  let n = 0;
+  const re = new RegExp(SEE_ARTICLE.source, 'g');
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    out.push(text.slice(last, m.index) + m[1]);
+    out.push(<ArticleRef key={`${keyPrefix}-a${n++}`} id={m[2]} />);
+    last = m.index + m[0].length;
+  }
+  if (last === 0) return [text];
+  out.push(text.slice(last));
   return out;
+}
+
+let titles: Promise<Map<string, string>> | null = null;
+
+/** The KB's titles by article id, read once per page load. */
+function articleTitles(): Promise<Map<string, string>> {
+  titles ??= listKb().then(
+    (l) => new Map(l.articles.map((a) => [a.id, a.title])),
+    () => {
+      titles = null; // try again next time
+      return new Map<string, string>();
+    },
+  );
+  return titles;
+}
+
+/** An article named by its id: its title, linked, once the KB list is in; the id as written if it is no article. */
+export function ArticleRef({ id }: { id: string }) {
+  const [title, setTitle] = useState<string | null | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    void articleTitles().then((m) => {
+      if (live) setTitle(m.get(id) ?? null);
+    });
+    return () => {
+      live = false;
+    };
+  }, [id]);
+  if (title === null) return <>{id}</>;
+  return (
+    <Link to={`/kb/${encodeURIComponent(id)}`} data-testid="article-ref" data-id={id}>
+      {title ?? id}
+    </Link>
+  );
+}
+
+/** Markdown syntax taken out of a text fragment (a search snippet): what a reader sees, not how it was written. */
+export function plainText(md: string): string {
+  return md
+    .replace(/`+/g, '')
+    .replace(/\*\*|__/g, '')
+    .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,;:]|$)/g, '$1$2')
+    .replace(/!?\[([^\]]*)\]\([^)\s]*(?:\s+"[^"]*")?\)/g, '$1')
+    .replace(/(^|\n)\s{0,3}#{1,6}\s+/g, '$1')
+    .replace(/(^|\n)\s{0,3}(?:[-*+]|\d{1,9}[.)])\s+/g, '$1')
+    .replace(/(^|\n)\s{0,3}>\s?/g, '$1')
+    .replace(/\|/g, ' ')
+    .replace(/\s+/g, ' ');
 }
 
 /** Renders a Markdown document as React elements. */

@@ -39,7 +39,8 @@ export function ArtifactViewer({
   const eventLog = artifact.type === 'EVTX';
   const tooLarge = !eventLog && artifact.size > MAX_PREVIEW_BYTES;
   const [state, setState] = useState<State>({ kind: 'loading' });
-  const [wrap, setWrap] = useState(false);
+  // on a phone lines wrap from the start: a log line wider than the screen is read, not scrolled sideways
+  const [wrap, setWrap] = useState(() => typeof window !== 'undefined' && window.matchMedia?.('(max-width: 520px)').matches === true);
   const panel = useRef<HTMLElement>(null);
   const highlighted = useRef<HTMLSpanElement>(null);
   const url = artifactContentUrl(bundleId, artifact.id);
@@ -151,7 +152,7 @@ export function ArtifactViewer({
         </pre>
         {target !== null && target > lines.total && (
           <p className="viewer-foot muted">
-            Line {target.toLocaleString()} is past the end of this file ({lines.total.toLocaleString()} lines).
+            Line {target.toLocaleString()} is past the end of this file ({lines.total.toLocaleString()} {lines.total === 1 ? 'line' : 'lines'}).
           </p>
         )}
         {target !== null && target <= lines.total && target > lines.shown.length && (

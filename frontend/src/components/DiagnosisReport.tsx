@@ -71,19 +71,34 @@ export function DiagnosisReport({
     const d = state.diagnosis;
     const verdict = d.verdict ?? 'diagnosed';
     const guesses = verdict !== 'diagnosed';
+    // the causes a weak verdict cannot tell apart: the server's equals, else the two best guesses
+    const equalIds = d.equals && d.equals.length > 1 ? d.equals : d.hypotheses.slice(0, 2).map((h) => h.id);
+    // "To be sure" exists whenever there is something to ask: files to upload, or the question between equals
+    const tellApart = verdict === 'weak' && equalIds.length > 1;
+    const toBeSure = d.ask.length > 0 || tellApart;
     const open = d.hypotheses.slice(0, OPEN);
     const rest = d.hypotheses.slice(OPEN);
     body = (
       <>
         <HowToRead mayConfirm={onThisWasIt !== undefined} />
         {verdict === 'no-evidence' && <NotEnoughEvidence artifacts={artifacts} />}
+        {verdict === 'diagnosed' && d.hypotheses.length > 0 && (
+          <p className="verdict verdict-diagnosed" data-testid="verdict" data-verdict="diagnosed">
+            <svg className="verdict-icon" viewBox="0 0 16 16" aria-hidden="true">
+              <path d="M3.5 8.5l3 3 6-7" />
+            </svg>
+            <span>
+              <strong>Diagnosed:</strong> {d.hypotheses[0].title}. The bundle’s own evidence points at this cause.
+            </span>
+          </p>
+        )}
         {verdict === 'weak' && (
           <p className="verdict verdict-weak" data-testid="verdict" data-verdict="weak">
             <strong>Weak evidence.</strong>{' '}
-            {d.equals && d.equals.length > 1
-              ? <>This bundle cannot yet tell these causes apart: <span data-testid="verdict-equals">{d.equals.join(', ')}</span>.</>
-              : <>Nothing in this bundle points at one cause specifically; the list below is ranked on circumstances and is a guess.</>}{' '}
-            Add the files named under “To be sure”.
+            {equalIds.length > 1
+              ? <>This bundle cannot yet tell these causes apart: <span data-testid="verdict-equals">{equalIds.map((id) => titleOf(d, id)).join(', ')}</span>.</>
+              : <>Nothing in this bundle points at one cause specifically; the list below is ranked on circumstances and is a guess.</>}
+            {toBeSure && <> See “To be sure” below for what would tell them apart.</>}
           </p>
         )}
         {guesses && d.hypotheses.length > 0 && (
@@ -113,16 +128,19 @@ export function DiagnosisReport({
             </ol>
           </details>
         )}
-        {d.ask.length > 0 && (
+        {toBeSure && (
           <div className="ask" data-testid="ask">
             <h3>To be sure</h3>
-            <ul>
-              {d.ask.map((a, i) => (
-                <li key={i}>
-                  Upload <strong>{inline(a.artifact, `ask${i}`)}</strong>: {inline(a.why, `why${i}`)}
-                </li>
-              ))}
-            </ul>
+            {d.ask.length > 0 && (
+              <ul>
+                {d.ask.map((a, i) => (
+                  <li key={i}>
+                    Upload <strong>{inline(a.artifact, `ask${i}`)}</strong>: {inline(a.why, `why${i}`)}
+                  </li>
+                ))}
+              </ul>
+            )}
+            {tellApart && <TellApart ids={equalIds} diagnosis={d} />}
           </div>
         )}
         {d.compat.length > 0 && <CompatChecks checks={d.compat} jump={jump} />}
@@ -151,6 +169,47 @@ export function DiagnosisReport({
       <h2 id="diagnosis-heading">Likely causes</h2>
       {body}
     </section>
+  );
+}
+
+function titleOf(d: Diagnosis, id: string): string {
+  return d.hypotheses.find((h) => h.id === id)?.title ?? id;
+}
+
+/** What tells the equal causes of a weak verdict apart: each one's first "How to confirm" step, from its article. */
+function TellApart({ ids, diagnosis }: { ids: string[]; diagnosis: Diagnosis }) {
+  const [articles, setArticles] = useState<Record<string, KbArticle | null>>({});
+  const key = ids.join(',');
+  useEffect(() => {
+    const controller = new AbortController();
+    for (const id of ids) {
+      getKbArticle(id, controller.signal).then(
+        (a) => setArticles((m) => ({ ...m, [id]: a })),
+        () => {
+          if (!controller.signal.aborted) setArticles((m) => ({ ...m, [id]: null }));
+        },
+      );
+    }
+    return () => controller.abort();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+  return (
+    <div data-testid="tell-apart">
+      <p>To tell these apart, check:</p>
+      <ul>
+        {ids.map((id) => {
+          const a = articles[id];
+          const step = a?.confirm[0];
+          return (
+            <li key={id} data-testid="tell-apart-item">
+              <Link to={`/kb/${encodeURIComponent(id)}`}>{a?.title ?? titleOf(diagnosis, id)}</Link>
+              {': '}
+              {a === undefined ? <span className="muted">loading…</span> : step ? inline(step, `ta-${id}`) : <span className="muted">see the article</span>}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
   );
 }
 

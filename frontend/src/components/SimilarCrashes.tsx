@@ -64,7 +64,7 @@ export function SimilarCrashes({ bundleId }: { bundleId: number }) {
             </div>
             {s.likelyCause && (
               <div className={s.likelyCause.confirmed ? 'similar-cause cause-confirmed' : 'similar-cause'} data-testid="similar-cause">
-                {s.likelyCause.confirmed ? 'Confirmed cause: ' : 'Likely cause: '}
+                {s.likelyCause.confirmed ? 'Confirmed cause: ' : s.likelyCause.weak ? 'Weak evidence, best guess: ' : 'Likely cause: '}
                 <Link to={`/kb/${encodeURIComponent(s.likelyCause.id)}`}>{s.likelyCause.title}</Link>
               </div>
             )}

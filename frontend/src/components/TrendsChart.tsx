@@ -7,6 +7,7 @@ import 'uplot/dist/uPlot.min.css';
 import './TrendsChart.css';
 import { getJson } from '../api.ts';
 import { Link } from '../router.tsx';
+import { plural } from '../format.ts';
 
 export interface TrendSeries {
   /** The KB article id, or null for crashes without a likely cause. */
@@ -26,6 +27,8 @@ export interface Trends {
 /** The most causes drawn as their own line; the rest are added up as "Other causes". */
 const MAX_LINES = 6;
 const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#d97706', '#7c3aed', '#0891b2', '#6b7280'];
+/** Each line also has its own dash and marker shape, so lines that run together (or a colour-blind reader) still tell apart. */
+const DASHES: number[][] = [[], [8, 4], [2, 3], [10, 3, 2, 3], [4, 4], [12, 6], [1, 4]];
 
 export function getTrends(days: number, signal?: AbortSignal): Promise<Trends> {
   return getJson<Trends>(`/api/bundles/trends?days=${days}`, signal);
@@ -64,7 +67,7 @@ export function TrendsPanel({ days = 30 }: { days?: number }) {
   else if (state.trends.total === 0)
     body = (
       <p className="muted" data-testid="trends-empty">
-        No crashes diagnosed in the last {days} days.
+        No crashes diagnosed in the last {plural(days, 'day')}.
       </p>
     );
   else body = <TrendsChart trends={state.trends} />;
@@ -74,7 +77,7 @@ export function TrendsPanel({ days = 30 }: { days?: number }) {
       <h2 id="trends-heading">
         Crashes per day by cause{' '}
         <span className="muted trends-sub">
-          last {days} days
+          last {plural(days, 'day')}
           {state.kind === 'loaded' && <> · {state.trends.total.toLocaleString()} in all</>}
         </span>
       </h2>
@@ -99,17 +102,21 @@ export function TrendsChart({ trends }: { trends: Trends }) {
         width: width(),
         height: 240,
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-        legend: { show: false },
-        cursor: { drag: { x: false, y: false } },
+        // uPlot's own legend: each series' count on the hovered day, beside its swatch (the list below links)
+        legend: { show: true, live: true },
+        cursor: { drag: { x: false, y: false }, points: { size: 9 }, focus: { prox: 24 } },
+        focus: { alpha: 0.25 },
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, Math.ceil(max * 1.1))] } },
         axes: [{}, { label: 'crashes', values: (_u, ticks) => ticks.map((v) => (Number.isInteger(v) ? String(v) : '')) }],
         series: [
-          {},
+          { label: 'Day', value: (_u: uPlot, ts: number | null) => (ts == null ? '—' : new Date(ts * 1000).toISOString().slice(0, 10)) },
           ...series.map((s, i) => ({
             label: s.title,
             stroke: COLORS[i % COLORS.length],
             width: 2,
-            points: { show: trends.days.length <= 31 },
+            dash: DASHES[i % DASHES.length],
+            points: { show: trends.days.length <= 31, size: 5 + (i % 3) * 2 },
+            value: (_u: uPlot, v: number | null) => (v == null ? '—' : `${v} ${v === 1 ? 'crash' : 'crashes'}`),
           })),
         ],
       },

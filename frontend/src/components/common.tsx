@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { formatDateTime } from '../format.ts';
+import { inline } from '../markdown.tsx';
 
 export function useTitle(title: string): void {
   useEffect(() => {
@@ -16,7 +17,8 @@ export function ErrorAlert({ title, children }: { title?: string; children: Reac
       </svg>
       <div className="alert-body">
         {title && <p className="alert-title">{title}</p>}
-        <p className="alert-detail">{children}</p>
+        {/* server messages mark names as `code`: render them as code, never as raw backticks */}
+        <p className="alert-detail">{typeof children === 'string' ? inline(children, 'err') : children}</p>
       </div>
     </div>
   );

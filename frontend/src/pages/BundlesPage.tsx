@@ -170,7 +170,7 @@ function CrashSearchPage({ q, pageNumber }: { q: string; pageNumber: number }) {
               </span>
               {h.likelyCause && (
                 <div className={h.likelyCause.confirmed ? 'similar-cause cause-confirmed' : 'similar-cause'}>
-                  {h.likelyCause.confirmed ? 'Confirmed cause: ' : 'Likely cause: '}
+                  {h.likelyCause.confirmed ? 'Confirmed cause: ' : h.likelyCause.weak ? 'Weak evidence, best guess: ' : 'Likely cause: '}
                   <Link to={`/kb/${encodeURIComponent(h.likelyCause.id)}`}>{h.likelyCause.title}</Link>
                 </div>
               )}
@@ -326,9 +326,15 @@ function BundleList({ pageNumber }: { pageNumber: number }) {
                       </td>
                       <td data-testid="bundle-row-cause">
                         {b.likelyCause ? (
-                          <span className={b.likelyCause.confirmed ? 'cause-confirmed' : undefined}>
+                          <span className={b.likelyCause.confirmed ? 'cause-confirmed' : b.likelyCause.weak ? 'cause-weak' : undefined}
+                            data-weak={b.likelyCause.weak ? 'true' : undefined}>
+                            {b.likelyCause.weak && !b.likelyCause.confirmed && (
+                              <span className="badge badge-warn" title="Weak evidence: the best guess among causes this bundle cannot tell apart">
+                                weak
+                              </span>
+                            )}{' '}
                             <Link to={`/kb/${encodeURIComponent(b.likelyCause.id)}`}>{b.likelyCause.title}</Link>
-                            {b.likelyCause.confirmed ? ' (confirmed)' : ''}
+                            {b.likelyCause.confirmed ? ' (confirmed)' : b.likelyCause.weak ? '?' : ''}
                           </span>
                         ) : (
                           <span className="muted">{b.status === 'READY' ? 'no likely cause' : '—'}</span>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { SearchForm } from '../components/SearchForm.tsx';
+import { plainText } from '../markdown.tsx';
 import { CATEGORIES, categoryLabel, listKb, searchKb, snippetParts, type KbList, type KbSearch } from '../diagnosis.ts';
 import { Link } from '../router.tsx';
 import { ErrorAlert, Loading, useTitle } from '../components/common.tsx';
@@ -73,7 +74,7 @@ export function KbPage({ query }: { query: URLSearchParams }) {
                 <span className="badge badge-neutral">{categoryLabel(h.category)}</span>
                 {h.snippets.map((s, i) => (
                   <p key={i} className="kb-snippet" data-testid="kb-snippet">
-                    {snippetParts(s).map((p, j) => (p.marked ? <mark key={j}>{p.text}</mark> : <span key={j}>{p.text}</span>))}
+                    {snippetParts(s).map((p, j) => (p.marked ? <mark key={j}>{plainText(p.text)}</mark> : <span key={j}>{plainText(p.text)}</span>))}
                   </p>
                 ))}
               </li>

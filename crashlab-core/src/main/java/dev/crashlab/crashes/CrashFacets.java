@@ -43,6 +43,7 @@ public final class CrashFacets {
                 case "cuda-runtime", "cuda-toolkit" -> out.add("cuda" + SEP + value);
                 case "os" -> out.add("os" + SEP + value);
                 case "exit" -> out.add("exit" + SEP + value);
+                case "verdict" -> out.add("verdict" + SEP + value); // not a listed dimension: for the trends
                 default -> {
                     String fw = FRAMEWORKS.get(kind);
                     if (fw != null) {

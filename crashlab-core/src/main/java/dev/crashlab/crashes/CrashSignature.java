@@ -101,6 +101,13 @@ public record CrashSignature(int version, List<SignatureTerm> terms, String text
             if (top != null) {
                 add(terms, "cause", top.id(), top.title(), true);
             }
+            if (diagnosis.verdict() == Diagnosis.Verdict.WEAK && !diagnosis.hypotheses().isEmpty()) {
+                // a weak verdict is not "no likely cause": its best guess, marked as one (not specific: a guess
+                // does not make two crashes alike)
+                Hypothesis guess = diagnosis.hypotheses().get(0);
+                add(terms, "verdict", "weak", "weak evidence", false);
+                add(terms, "guess", guess.id(), guess.title(), false);
+            }
         }
         GroupSignature.Result group = GroupSignature.of(facts, diagnosis);
         List<String> setting = new ArrayList<>(); // lines about the machine: searchable, after the crash's own lines

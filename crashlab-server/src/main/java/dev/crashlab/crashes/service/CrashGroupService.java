@@ -63,6 +63,9 @@ public class CrashGroupService {
     /** A group's page: the group, its newest bundles and its correlations, largest differences first. */
     public record GroupPage(Group group, List<CrashSearchService.SearchHit> bundles, List<Correlation> correlations, long allBundles) {}
 
+    // the trends' key for weak verdicts without a likely cause (no article id has a NUL)
+    private static final String WEAK = "\0weak";
+
     /** Crashes per day by cause. */
     public record Trends(List<String> days, List<Series> series, long total) {}
 
@@ -159,7 +162,9 @@ public class CrashGroupService {
             if (day >= days) {
                 return;
             }
-            String cause = facets.stream().filter(f -> f.startsWith("cause\0")).map(f -> f.substring(6)).findFirst().orElse("");
+            // no cause: a weak verdict's guesses count apart from crashes with no likely cause at all
+            String cause = facets.stream().filter(f -> f.startsWith("cause\0")).map(f -> f.substring(6)).findFirst()
+                    .orElse(facets.contains("verdict\0weak") ? WEAK : "");
             byCause.computeIfAbsent(cause, c -> new int[days])[day]++;
             total[0]++;
         });
@@ -175,7 +180,8 @@ public class CrashGroupService {
                 list.add(c);
                 sum += c;
             }
-            series.add(new Series(cause.isEmpty() ? null : cause, cause.isEmpty() ? "No likely cause" : crashes.causeTitle(cause),
+            series.add(new Series(cause.isEmpty() || cause.equals(WEAK) ? null : cause,
+                    cause.isEmpty() ? "No likely cause" : cause.equals(WEAK) ? "Weak evidence (no single cause)" : crashes.causeTitle(cause),
                     list, sum));
         });
         series.sort(Comparator.comparingLong(Series::total).reversed());

@@ -76,7 +76,13 @@ public class CrashSearchService implements ConfirmedCrashLookup {
     private final Map<Long, CrashIndex.Entry> pending = new ConcurrentHashMap<>();
 
     /** The cause someone confirmed for the bundle, or else its likely cause as its diagnosis ranked it. */
-    public record LikelyCause(String id, String title, boolean confirmed) {}
+    public record LikelyCause(String id, String title, boolean confirmed, boolean weak) {
+
+        /** A confirmed cause or a diagnosed one. */
+        public LikelyCause(String id, String title, boolean confirmed) {
+            this(id, title, confirmed, false);
+        }
+    }
 
     /**
      * A search hit with what the list shows of its bundle; snippets are HTML with {@code <mark>} around matches.
@@ -526,8 +532,12 @@ public class CrashSearchService implements ConfirmedCrashLookup {
         if (s == null) {
             return null;
         }
+        boolean weak = s.terms().stream().anyMatch(t -> t.key().equals("verdict:weak"));
         return s.terms().stream().filter(t -> t.kind().equals("cause")).findFirst()
-                .map(t -> new LikelyCause(t.key().substring("cause:".length()), t.label(), false)).orElse(null);
+                .map(t -> new LikelyCause(t.key().substring("cause:".length()), t.label(), false, weak))
+                .or(() -> s.terms().stream().filter(t -> t.kind().equals("guess")).findFirst() // a weak verdict's best guess
+                        .map(t -> new LikelyCause(t.key().substring("guess:".length()), t.label(), false, true)))
+                .orElse(null);
     }
 
     private static Map<Long, BundleResolution> resolutions(List<Long> ids) {
