@@ -85,7 +85,10 @@ function exitStatusParts(f: Fields): { head: string; meaning: string | null } | 
   const code = exitCode(f);
   const name = str(f, 'name', 'symbol', 'statusName', 'ntstatus', 'signalName', 'signal');
   const meaning = str(f, 'meaning', 'description', 'explanation');
-  const head = join([code, name && name !== code ? name : null], ' ');
+  // a signal reads by its name ("SIGABRT (signal 6)"): a bare 6 reads as a plain exit code
+  const head = f.statusKind === 'SIGNAL' && name
+    ? `${name}${code && code !== name ? ` (${Number(code) > 128 ? `exit ${code} = 128 + ${Number(code) - 128}` : `signal ${code.replace(/^-/, '')}`})` : ''}`
+    : join([code, name && name !== code ? name : null], ' ');
   if (!head && !meaning) return null;
   return { head: head || 'unknown status', meaning };
 }

@@ -4,7 +4,7 @@ import { listBundles, type BundlePage } from '../api.ts';
 import { CRASH_PAGE_SIZE, exportUrl, getQueryFields, searchCrashes, type CrashSearch, type QueryField } from '../crashes.ts';
 import { snippetParts } from '../diagnosis.ts';
 import { ErrorAlert, Loading, StatusBadge, Time, useTitle } from '../components/common.tsx';
-import { formatBytes } from '../format.ts';
+import { exitLabel, formatBytes } from '../format.ts';
 import { Link, navigate } from '../router.tsx';
 import { TrendsPanel } from '../components/TrendsChart.tsx';
 import { useCan } from '../session.ts';
@@ -148,7 +148,7 @@ function CrashSearchPage({ q, pageNumber }: { q: string; pageNumber: number }) {
                         data-filter={v.filter}
                         title={`add ${v.filter}`}
                       >
-                        {v.value}
+                        {dim === 'exit' ? exitLabel(v.value) : v.value}
                       </Link>{' '}
                       <span className="count">{v.count.toLocaleString()}</span>
                     </li>
