@@ -96,7 +96,7 @@ export function DiagnosisReport({
           <p className="verdict verdict-weak" data-testid="verdict" data-verdict="weak">
             <strong>Weak evidence.</strong>{' '}
             {equalIds.length > 1
-              ? <>This bundle cannot yet tell these causes apart: <span data-testid="verdict-equals">{equalIds.map((id) => titleOf(d, id)).join(', ')}</span>.</>
+              ? <>This bundle cannot yet tell these causes apart: <span data-testid="verdict-equals">{equalIds.map((id) => titleOf(d, id)).join('; ')}</span>.</>
               : <>Nothing in this bundle points at one cause specifically; the list below is ranked on circumstances and is a guess.</>}
             {toBeSure && <> See “To be sure” below for what would tell them apart.</>}
           </p>

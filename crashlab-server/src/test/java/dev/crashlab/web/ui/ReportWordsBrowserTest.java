@@ -57,6 +57,32 @@ class ReportWordsBrowserTest extends BrowserPageTest {
     }
 
     @Test
+    void aWeakVerdictsToBeSureSectionExistsAndSaysWhatTellsTheEqualsApart() throws Exception {
+        Path bundle = Path.of("../shared/corpus/crash-bundles/c020");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(bundle), "../shared/corpus is not present in this checkout");
+        Path zip = Files.write(tmp.resolve("c020.zip"), Zips.zip()
+                .text("crash.log", Files.readString(bundle.resolve("crash.log")))
+                .text("env.txt", Files.readString(bundle.resolve("env.txt")))
+                .build());
+        long id = given().multiPart("file", zip.toFile()).post("/api/bundles").then().statusCode(201)
+                .extract().<Integer>path("id").longValue();
+        page.navigate(index.toString() + "bundles/" + id);
+        Locator verdict = page.getByTestId("verdict");
+        assertThat(verdict).hasAttribute("data-verdict", "weak", new LocatorAssertions.HasAttributeOptions().setTimeout(30_000));
+        assertThat(verdict).containsText("To be sure");
+        Locator ask = page.getByTestId("ask");
+        assertThat(ask).isVisible();
+        assertThat(ask.getByRole(com.microsoft.playwright.options.AriaRole.HEADING)).hasText("To be sure");
+        // the equals are named by title, and each gets the question that would confirm it
+        assertThat(page.getByTestId("verdict-equals")).not().containsText("-mismatch");
+        Locator items = page.getByTestId("tell-apart-item");
+        assertThat(items).not().hasCount(0);
+        assertThat(items.first()).not().containsText("loading");
+        Files.createDirectories(SCREENSHOTS);
+        page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("weak-to-be-sure.png")).setFullPage(true));
+    }
+
+    @Test
     void onAPhoneTheHeaderIsOneRowAndLogLinesWrap() throws Exception {
         long bundle = upload("phone.zip");
         long artifact = given().get("/api/bundles/" + bundle).then().statusCode(200)
