@@ -162,9 +162,10 @@ public class CrashGroupService {
             if (day >= days) {
                 return;
             }
-            // no cause: a weak verdict's guesses count apart from crashes with no likely cause at all
-            String cause = facets.stream().filter(f -> f.startsWith("cause\0")).map(f -> f.substring(6)).findFirst()
-                    .orElse(facets.contains("verdict\0weak") ? WEAK : "");
+            // a weak verdict (never a confirmed one) is no cause's crash: it counts apart, and apart from crashes
+            // with no likely cause at all
+            String cause = facets.contains("verdict\0weak") ? WEAK
+                    : facets.stream().filter(f -> f.startsWith("cause\0")).map(f -> f.substring(6)).findFirst().orElse("");
             byCause.computeIfAbsent(cause, c -> new int[days])[day]++;
             total[0]++;
         });

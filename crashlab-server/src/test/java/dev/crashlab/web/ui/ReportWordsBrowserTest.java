@@ -83,6 +83,39 @@ class ReportWordsBrowserTest extends BrowserPageTest {
     }
 
     @Test
+    void weakVerdictsShowAsWeakGuessesInTheListAndTheTrendChartHasALegendWithValues() throws Exception {
+        Path c020 = Path.of("../shared/corpus/crash-bundles/c020");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(c020), "../shared/corpus is not present in this checkout");
+        upload("trend-oom.zip");
+        Path zip = Files.write(tmp.resolve("c020-list.zip"), Zips.zip()
+                .text("crash.log", Files.readString(c020.resolve("crash.log")))
+                .text("env.txt", Files.readString(c020.resolve("env.txt")))
+                .build());
+        long weak = given().multiPart("file", zip.toFile()).post("/api/bundles").then().statusCode(201)
+                .extract().<Integer>path("id").longValue();
+        page.navigate(index.toString() + "bundles/" + weak);
+        assertThat(page.getByTestId("verdict")).hasAttribute("data-verdict", "weak", new LocatorAssertions.HasAttributeOptions().setTimeout(30_000));
+        page.navigate(index.toString() + "bundles");
+        Locator row = page.getByTestId("bundle-row").filter(new Locator.FilterOptions().setHasText("c020-list.zip"));
+        Locator cause = row.getByTestId("bundle-row-cause");
+        assertThat(cause).not().containsText("no likely cause", new LocatorAssertions.ContainsTextOptions().setTimeout(30_000));
+        assertThat(cause.locator("[data-weak=true]")).containsText("weak");
+
+        Locator chart = page.getByTestId("trends-chart");
+        assertThat(chart).isVisible(new LocatorAssertions.IsVisibleOptions().setTimeout(30_000));
+        Locator legend = chart.locator(".u-legend");
+        assertThat(legend).isVisible();
+        assertThat(legend).containsText("Weak evidence");
+        // hovering today's point shows each series' count in the legend
+        var box = chart.locator(".u-over").boundingBox();
+        page.mouse().move(box.x + box.width - 2, box.y + box.height / 2);
+        assertThat(legend).containsText(java.util.regex.Pattern.compile("\\d+ crash(es)?"));
+        Files.createDirectories(SCREENSHOTS);
+        chart.screenshot(new Locator.ScreenshotOptions().setPath(SCREENSHOTS.resolve("trends-legend.png")));
+        page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("list-weak.png")));
+    }
+
+    @Test
     void onAPhoneTheHeaderIsOneRowAndLogLinesWrap() throws Exception {
         long bundle = upload("phone.zip");
         long artifact = given().get("/api/bundles/" + bundle).then().statusCode(200)
