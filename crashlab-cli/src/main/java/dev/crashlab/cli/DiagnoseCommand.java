@@ -64,7 +64,11 @@ final class DiagnoseCommand implements Callable<Integer> {
         DiagnosisEngine engine = KnowledgeOptions.engine(source);
         DiagnosisInput input;
         try {
-            input = OfflineBundle.read(paths, p -> false);
+            boolean caseMeta = paths.stream().anyMatch(DiagnoseCommand::isCaseMetadata);
+            if (caseMeta) {
+                err.println("crashlab diagnose: left out meta.json: it is a labelled case's metadata (its answer), not evidence");
+            }
+            input = OfflineBundle.read(paths, p -> caseMeta && p.equals(CASE_METADATA));
         } catch (BundleRejectedException e) {
             err.println("crashlab diagnose: refused: " + e.getMessage());
             return 2;
@@ -110,5 +114,24 @@ final class DiagnoseCommand implements Callable<Integer> {
 
     private static String where(Evidence e) {
         return e.sources().isEmpty() ? "" : "  [" + e.sources().getFirst().artifact() + ":" + e.sources().getFirst().line() + "]";
+    }
+
+    /** The file a labelled corpus case keeps its answer in (corpus README): never diagnosis input. */
+    static final String CASE_METADATA = "meta.json";
+
+    /**
+     * Tells whether {@code path} is, or is a folder holding at its top, a corpus case's {@code meta.json}: a JSON
+     * object with a {@code labels} array (the labelled causes). Such a file would cite the answer as evidence.
+     */
+    static boolean isCaseMetadata(java.nio.file.Path path) {
+        java.nio.file.Path meta = java.nio.file.Files.isDirectory(path) ? path.resolve(CASE_METADATA) : path;
+        if (!meta.getFileName().toString().equals(CASE_METADATA) || !java.nio.file.Files.isRegularFile(meta)) {
+            return false;
+        }
+        try {
+            return Facts.json().readTree(meta.toFile()).path("labels").isArray();
+        } catch (java.io.IOException e) {
+            return false; // not JSON: an ordinary file of the bundle
+        }
     }
 }

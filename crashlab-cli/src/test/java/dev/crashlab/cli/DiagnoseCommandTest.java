@@ -84,6 +84,22 @@ class DiagnoseCommandTest {
                 .contains("bm25: top1 ");
     }
 
+    @Test
+    void diagnoseOfACaseFolderLeavesItsLabelledMetadataOut() throws Exception {
+        Path c = zlibBundle(dir.resolve("case"));
+        // a case's answer, written with the words of another cause so that reading it would show as evidence
+        Files.writeString(c.resolve("meta.json"), "{\"labels\":[\"old-driver\"],\"signals\":[\"cudaErrorInsufficientDriver\"]}");
+        CrashLabCliTest.Run r = CrashLabCliTest.run("diagnose", "--json", c.toString(), "--kb", KB, "--compat", COMPAT);
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.err()).contains("left out meta.json");
+        assertThat(r.out()).doesNotContain("meta.json");
+        // a meta.json that is no case metadata is an ordinary file of the bundle and is read
+        Files.writeString(c.resolve("meta.json"), "{\"note\":\"cudaErrorInsufficientDriver\"}");
+        CrashLabCliTest.Run plain = CrashLabCliTest.run("diagnose", "--json", c.toString(), "--kb", KB, "--compat", COMPAT);
+        assertThat(plain.err()).doesNotContain("left out meta.json");
+        assertThat(plain.out()).as("the same words are cited from an ordinary meta.json").contains("meta.json");
+    }
+
     /** A real PNG (a small rendered screenshot-like image), written here rather than checked in. */
     static byte[] png() throws Exception {
         java.awt.image.BufferedImage img = new java.awt.image.BufferedImage(64, 32, java.awt.image.BufferedImage.TYPE_INT_RGB);

@@ -1,6 +1,9 @@
 package dev.crashlab.diagnose;
 
+import dev.crashlab.fact.EnvironmentFact;
 import dev.crashlab.fact.Fact;
+import dev.crashlab.fact.GpuDevice;
+import dev.crashlab.fact.GpuProcess;
 import dev.crashlab.fact.SourceRef;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,6 +23,21 @@ final class MeasureTextSimilarity implements Rule {
     /** The most lines sent as the similarity query. */
     static final int MAX_LINES = 200;
 
+    /**
+     * Tells whether a fact describes the machine rather than what happened to the job: a GPU and the processes on it,
+     * or anything a GPU snapshot says (its driver and CUDA versions). Such lines are no error lines, and a healthy
+     * snapshot taken apart from the crash (an idle {@code nvidia-smi}) must not move the ranking through them.
+     * NOTE: an environment listing's versions stay in: they are the job's software, and the words a version
+     * mismatch is told by.
+     */
+    static boolean describesMachine(Fact f, Set<String> snapshots) {
+        if (f instanceof GpuDevice || f instanceof GpuProcess) {
+            return true;
+        }
+        return f instanceof EnvironmentFact && !f.sources().isEmpty()
+                && f.sources().stream().allMatch(s -> snapshots.contains(s.artifact()));
+    }
+
     @Override
     public String name() {
         return "measure-text-similarity";
@@ -33,7 +51,11 @@ final class MeasureTextSimilarity implements Rule {
     @Override
     public void apply(DiagnosisContext ctx) {
         Set<String> lines = new LinkedHashSet<>();
+        Set<String> snapshots = GpuSnapshots.artifacts(ctx.input.facts());
         for (Fact f : ctx.input.facts()) {
+            if (describesMachine(f, snapshots)) {
+                continue;
+            }
             for (SourceRef s : f.sources()) {
                 lines.add(s.text());
             }

@@ -62,26 +62,28 @@ final class RelevantEvents {
         if (!anyWindows) {
             return new Split(input, List.of(), 0);
         }
-        // what the rest of the bundle says about the job: the artifacts that are not event logs
-        Set<String> eventArtifacts = new HashSet<>();
+        // what the rest of the bundle says about the job: the artifacts that are not event logs nor GPU snapshots
+        Set<String> notJob = new HashSet<>();
         for (Fact f : input.facts()) {
             if (f instanceof WindowsFact) {
-                f.sources().forEach(s -> eventArtifacts.add(s.artifact()));
+                f.sources().forEach(s -> notJob.add(s.artifact()));
             }
         }
+        // a GPU snapshot lists the programs on the machine's GPUs (a desktop's explorer.exe, dwm.exe): not the job's
+        notJob.addAll(GpuSnapshots.artifacts(input.facts()));
         Set<String> processes = new HashSet<>();
         Set<String> modules = new HashSet<>();
         Instant crash = null;
         boolean crashLocal = true;
         List<String> jobText = new ArrayList<>();
         for (TextLine l : input.lines()) {
-            if (!eventArtifacts.contains(l.artifact())) {
+            if (!notJob.contains(l.artifact())) {
                 jobText.add(l.text());
             }
         }
         for (Fact f : input.facts()) {
             if (!(f instanceof WindowsFact)) {
-                f.sources().stream().filter(s -> !eventArtifacts.contains(s.artifact())).forEach(s -> jobText.add(s.text()));
+                f.sources().stream().filter(s -> !notJob.contains(s.artifact())).forEach(s -> jobText.add(s.text()));
             }
         }
         for (String t : jobText) {

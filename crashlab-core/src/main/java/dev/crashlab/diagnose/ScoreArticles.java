@@ -2,6 +2,7 @@ package dev.crashlab.diagnose;
 
 import dev.crashlab.kb.KbArticle;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Scores every article (README "How scores combine"): noisy-OR of the specific evidence, a smaller share for
@@ -21,6 +22,14 @@ final class ScoreArticles implements Rule {
     /** The weight of the prior, relative to the largest prior in the KB. */
     static final double PRIOR_WEIGHT = 0.04;
 
+    /**
+     * Tells whether the evidence is context read only from a GPU snapshot (an {@code nvidia-smi} of the machine, idle
+     * or of another machine): it is shown, but what the machine is, seen apart from the job, does not rank a cause.
+     */
+    static boolean onlyFromSnapshot(Evidence e, Set<String> snapshots) {
+        return e.context() && !e.sources().isEmpty() && e.sources().stream().allMatch(s -> snapshots.contains(s.artifact()));
+    }
+
     @Override
     public String name() {
         return "score-articles";
@@ -34,10 +43,12 @@ final class ScoreArticles implements Rule {
     @Override
     public void apply(DiagnosisContext ctx) {
         double maxPrior = ctx.kb.articles().stream().mapToDouble(KbArticle::prior).max().orElse(1);
+        Set<String> snapshots = GpuSnapshots.artifacts(ctx.input.facts());
         for (KbArticle a : ctx.kb.articles()) {
             double missSpecific = 1;
             double missConsistent = 1;
-            var found = ctx.evidence.getOrDefault(a.id(), Map.of()).values();
+            var found = ctx.evidence.getOrDefault(a.id(), Map.of()).values().stream()
+                    .filter(e -> !onlyFromSnapshot(e, snapshots)).toList();
             boolean onlyContext = found.stream().allMatch(Evidence::context);
             for (Evidence e : found) {
                 if (e.specific()) {
