@@ -69,6 +69,13 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print the cases, the splits and the reliability table as JSON")
     boolean json;
 
+    @Option(names = "--perturb", paramLabel = "KIND", split = ",", arity = "0..*", fallbackValue = "",
+            description = {"also diagnose every case rewritten as another user would upload the same crash (other paths,",
+                           "patch versions, same-architecture GPU, numbers, a log prefix, file names; or the log's last",
+                           "line cut, no env file) and print, per rewrite, how many right first answers survive",
+                           "(not very-hard cases). KIND: one or more of the rewrites, comma-separated; none: all of them"})
+    List<String> perturb;
+
     @Mixin
     KnowledgeOptions knowledge = new KnowledgeOptions();
 
@@ -94,6 +101,29 @@ final class EvalCommand implements Callable<Integer> {
         ObjectNode json() {
             ObjectNode o = Facts.json().createObjectNode();
             o.put("n", n).put("top1", top1).put("top3", top3);
+            return o;
+        }
+    }
+
+    /** One rewrite's effect: cases it applied to, right first before and after, right first both times, top-3 after. */
+    static final class Survival {
+        int n;
+        int before;
+        int after;
+        int survived;
+        int top3;
+
+        void add(String plain, String perturbed) {
+            n++;
+            before += plain.equals("top1") ? 1 : 0;
+            after += perturbed.equals("top1") ? 1 : 0;
+            survived += plain.equals("top1") && perturbed.equals("top1") ? 1 : 0;
+            top3 += perturbed.equals("miss") ? 0 : 1;
+        }
+
+        ObjectNode json() {
+            ObjectNode o = Facts.json().createObjectNode();
+            o.put("n", n).put("top1Before", before).put("top1After", after).put("survived", survived).put("top3After", top3);
             return o;
         }
     }
@@ -167,6 +197,24 @@ final class EvalCommand implements Callable<Integer> {
                 cases.addAll(s.filter(p -> Files.isRegularFile(p.resolve("meta.json"))).sorted().toList());
             }
         }
+        List<Perturbation> rewrites = new ArrayList<>();
+        if (perturb != null) {
+            try {
+                for (String k : perturb) {
+                    if (!k.isBlank()) {
+                        rewrites.add(Perturbation.parse(k));
+                    }
+                }
+            } catch (IllegalArgumentException e) {
+                err.println("crashlab eval: --perturb: " + e.getMessage());
+                return 2;
+            }
+            if (rewrites.isEmpty()) {
+                rewrites.addAll(List.of(Perturbation.values()));
+            }
+        }
+        Map<Perturbation, Survival> survival = new EnumMap<>(Perturbation.class);
+        rewrites.forEach(p -> survival.put(p, new Survival()));
         Tally ours = new Tally();
         Tally base = new Tally();
         Tally withHistory = new Tally();
@@ -225,6 +273,28 @@ final class EvalCommand implements Callable<Integer> {
                 line += "   | bm25 " + bm + " " + String.join(",", b.subList(0, Math.min(3, b.size())));
                 row.put("bm25", bm);
             }
+            if (!rewrites.isEmpty() && !veryHard) {
+                Perturbation.Case original = PerturbedCase.of(c);
+                for (Perturbation p : rewrites) {
+                    Perturbation.Case changed = p.apply(original);
+                    if (changed == null) {
+                        continue;
+                    }
+                    Diagnosis dp;
+                    try {
+                        dp = engine.diagnose(PerturbedCase.read(changed));
+                    } catch (BundleRejectedException e) {
+                        err.println("crashlab eval: " + c.getFileName() + " (" + p.written() + "): refused: " + e.getMessage());
+                        continue;
+                    }
+                    String pm = mark(asLabels(dp.hypotheses().stream().map(Hypothesis::id).toList(), label, source), label);
+                    survival.get(p).add(mark, pm);
+                    if (!pm.equals(mark)) {
+                        line += "   | " + p.written() + " " + pm + " " + top3(dp);
+                        row.put(p.written(), pm);
+                    }
+                }
+            }
             if (!json) {
                 out.println(line);
             }
@@ -242,6 +312,10 @@ final class EvalCommand implements Callable<Integer> {
             if (bm25 != null) {
                 root.set("bm25", base.json());
             }
+            if (!survival.isEmpty()) {
+                ObjectNode pj = root.putObject("perturbed");
+                survival.forEach((p, s) -> pj.set(p.written(), s.json()));
+            }
             out.println(Facts.json().writerWithDefaultPrettyPrinter().writeValueAsString(root));
             out.flush();
             return 0;
@@ -253,6 +327,12 @@ final class EvalCommand implements Callable<Integer> {
         }
         if (bm25 != null) {
             out.println("bm25: " + base.summary(base.all, base.notVeryHard));
+        }
+        if (!survival.isEmpty()) {
+            out.println("perturbed (not very-hard cases the rewrite applies to): rewrite, cases, right first before -> after, survived, top3 after");
+            survival.forEach((p, s) -> out.println(String.format(Locale.ROOT, "  %-15s %4d   top1 %4d -> %4d (%3.0f%%)   survived %4d/%d (%3.0f%%)   top3 %4d (%3.0f%%)   %s",
+                    p.written(), s.n, s.before, s.after, pct(s.after, s.n), s.survived, s.before, pct(s.survived, s.before),
+                    s.top3, pct(s.top3, s.n), p.description)));
         }
         out.println("reliability (all " + ours.all.n + " cases): verdict, answers, first cause right, right among the first three");
         reliability.forEach((v, s) -> out.println(String.format(Locale.ROOT, "  %-12s %4d   top1 %4d (%3.0f%%)   top3 %4d (%3.0f%%)",

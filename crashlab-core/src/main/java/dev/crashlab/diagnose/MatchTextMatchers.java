@@ -5,6 +5,7 @@ import dev.crashlab.fact.SourceRef;
 import dev.crashlab.kb.KbArticle;
 import dev.crashlab.kb.Matcher;
 import dev.crashlab.kb.TimedRegex;
+import dev.crashlab.parse.CollectorPrefix;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -32,13 +33,17 @@ final class MatchTextMatchers implements Rule {
     @Override
     public void apply(DiagnosisContext ctx) {
         List<SourceRef> all = lines(ctx);
+        List<String> bare = all.stream().map(s -> CollectorPrefix.strip(s.text())).toList();
         for (KbArticle a : ctx.kb.articles()) {
-            match(ctx, a, a.matchers(), all, false);
-            match(ctx, a, a.against(), all, true);
+            match(ctx, a, a.matchers(), all, bare, false);
+            match(ctx, a, a.against(), all, bare, true);
         }
     }
 
-    /** Every line a text matcher reads: the facts' source lines and the bundle's text lines, each once. */
+    /**
+     * Every line a text matcher reads: the facts' source lines and the bundle's text lines, each once. A line that
+     * carries a log collector's prefix ({@link CollectorPrefix}) is matched with and without it.
+     */
     static List<SourceRef> lines(DiagnosisContext ctx) {
         if (ctx.textLines == null) {
             Set<SourceRef> lines = new LinkedHashSet<>();
@@ -54,15 +59,18 @@ final class MatchTextMatchers implements Rule {
         return ctx.textLines;
     }
 
-    private static void match(DiagnosisContext ctx, KbArticle a, List<Matcher> matchers, List<SourceRef> lines, boolean counter) {
+    private static void match(DiagnosisContext ctx, KbArticle a, List<Matcher> matchers, List<SourceRef> lines, List<String> bare,
+                              boolean counter) {
         for (Matcher m : matchers) {
             if (m.source() != Matcher.Source.TEXT) {
                 continue;
             }
             int hits = 0;
-            for (SourceRef s : lines) {
+            for (int i = 0; i < lines.size(); i++) {
+                SourceRef s = lines.get(i);
+                String b = bare.get(i);
                 try {
-                    if (m.text().matches(s.text())) {
+                    if (m.text().matches(s.text()) || b != s.text() && m.text().matches(b)) {
                         ctx.addEvidence(a.id(), new Evidence(m.id(), EvidenceText.forText(m, s.text()), m.weight(), m.specific(),
                                 List.of(s)), counter);
                         if (++hits >= MAX_HITS) {

@@ -2,6 +2,7 @@ package dev.crashlab.parse.console;
 
 import dev.crashlab.fact.LogLine;
 import dev.crashlab.parse.ArtifactParser;
+import dev.crashlab.parse.CollectorPrefix;
 import dev.crashlab.parse.BoundedLineReader;
 import dev.crashlab.parse.ParseInput;
 import dev.crashlab.parse.ParseProblem;
@@ -154,7 +155,9 @@ public final class ConsoleLogParser implements ArtifactParser {
         }
 
         private void dispatch(String text, int rules, boolean truncated) {
-            ConsoleLine line = new ConsoleLine(input.path(), lineNumber, text);
+            // a collector's prefix (docker compose's service tag, a time stamp, torchrun's [rank0]:) hides the
+            // program's own line from the anchored rules; they read it without, the evidence cites it as written
+            ConsoleLine line = new ConsoleLine(input.path(), lineNumber, CollectorPrefix.strip(text), text);
             if (truncated && longLines++ < MAX_LONG_LINE_PROBLEMS) {
                 result.problem(new ParseProblem.MalformedInput(input.at(lineNumber, ""),
                         "line longer than " + MAX_LINE + " characters; only its start was read"));

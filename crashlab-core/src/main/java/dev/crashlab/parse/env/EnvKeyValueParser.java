@@ -157,7 +157,13 @@ public final class EnvKeyValueParser implements ArtifactParser {
         }
         String version = VersionText.leading(value);
         switch (known) {
-            case OS -> platform.os(REMARK.matcher(value).replaceAll(""), ref);
+            case OS -> {
+                platform.os(REMARK.matcher(value).replaceAll(""), ref);
+                // "Ubuntu 22.04 (WSL2, kernel ...-microsoft-standard-WSL2)": the remark names the real platform
+                if ("wsl2".equals(PlatformDraft.familyOf(value))) {
+                    platform.family("wsl2", ref);
+                }
+            }
             case ARCH -> platform.arch(value.split("\\s+")[0], ref);
             case CPU -> {
                 // /proc/cpuinfo's "processor : 0" is the CPU's index, not its model

@@ -41,6 +41,21 @@ class EnvParsersTest {
     }
 
     @Test
+    void aRemarkThatNamesWsl2MakesTheFamilyWsl2() throws IOException {
+        List<Fact> facts = parse(new EnvKeyValueParser(), ArtifactType.ENV_KEY_VALUE,
+                "os: Ubuntu 22.04 (WSL2, kernel 5.15.133.1-microsoft-standard-WSL2)\n");
+        assertThat(facts).filteredOn(Platform.class::isInstance).map(Platform.class::cast).singleElement()
+                .satisfies(p -> {
+                    assertThat(p.os()).isEqualTo("Ubuntu 22.04");
+                    assertThat(p.osFamily()).isEqualTo("wsl2");
+                });
+        // a remark that is not about the platform leaves the family to the name
+        assertThat(parse(new EnvKeyValueParser(), ArtifactType.ENV_KEY_VALUE, "os: Ubuntu 22.04 (fresh install)\n"))
+                .filteredOn(Platform.class::isInstance).map(Platform.class::cast).singleElement()
+                .extracting(Platform::osFamily).isEqualTo("linux");
+    }
+
+    @Test
     void aSourceBuildStatesItsOwnCudaAndCudnn() throws IOException {
         List<Fact> facts = parse(new EnvKeyValueParser(), ArtifactType.ENV_KEY_VALUE,
                 "tensorflow: 1.4.1 (compiled from source with cuda 9.1 and cudnn 7.1.1)\n");

@@ -1,0 +1,297 @@
+package dev.crashlab.cli;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Realistic rewrites of a labelled case that keep its cause: the same crash as another user would upload it
+ * (other install paths and user names, other patch versions, another GPU of the same architecture, other
+ * addresses, PIDs and sizes, other file names and line endings, a logger's prefix on every line), or with less
+ * in it (the last line of the log cut off, no environment file). {@code eval --perturb} diagnoses every case so
+ * rewritten and counts how many right first answers survive: a measure of how much the rules lean on one case's
+ * exact wording, the proxy for bundles nobody here has seen.
+ *
+ * <p>Files are handled as ISO-8859-1 text so that every byte round-trips; each rewrite is seeded by the case
+ * name, so a run is repeatable.
+ */
+enum Perturbation {
+
+    /** Another user's install: user name, environment name, conda flavour, drive, site- vs dist-packages. */
+    PATHS("other user, environment and install paths (same OS)", Perturbation::paths),
+    /** Other patch releases: the third part of every x.y.z version moves (the minor, which compat reads, stays). */
+    VERSIONS("other patch versions (x.y.z -> x.y.z')", Perturbation::versions),
+    /** Another GPU of the same compute capability (RTX 3090 -> RTX 3080, GTX 1080 -> GTX 1070, ...). */
+    GPU("another GPU of the same architecture", Perturbation::gpu),
+    /** Other addresses, PIDs, times and sizes. */
+    NUMBERS("other addresses, PIDs, times, sizes", Perturbation::numbers),
+    /** A logger's prefix on every log line (timestamp and level, or a launcher's rank tag). */
+    PREFIX("a logger or launcher prefix on every log line", Perturbation::prefix),
+    /** Other file names (so another order) and Windows line endings. */
+    FILES("other file names and order, CRLF line endings", Perturbation::files),
+    /** Every rewrite above at once. */
+    ALL("all of the above together", c -> files(prefix(numbers(gpu(versions(paths(c))))))),
+    /** The log's last non-empty line is cut off (a paste that stops early); only logs of 3+ lines. */
+    DROP_LAST_LINE("the log's last line cut off (logs of 3+ lines)", Perturbation::dropLastLine),
+    /** The environment file is left out; only cases that also have a log. */
+    NO_ENV("no environment file (cases with a log and an env file)", Perturbation::noEnv);
+
+    /** One case: its name (the seed) and its files, bundle path to text (ISO-8859-1). */
+    record Case(String name, Map<String, String> files) {
+
+        Case with(Map<String, String> other) {
+            return new Case(name, other);
+        }
+
+        Random random(String salt) {
+            return new Random((name + "/" + salt).hashCode());
+        }
+    }
+
+    final String description;
+    private final Function<Case, Case> rewrite;
+
+    Perturbation(String description, Function<Case, Case> rewrite) {
+        this.description = description;
+        this.rewrite = rewrite;
+    }
+
+    /** The name written on the command line and in the table: {@code drop-last-line}. */
+    String written() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    static Perturbation parse(String s) {
+        for (Perturbation p : values()) {
+            if (p.written().equals(s.trim())) {
+                return p;
+            }
+        }
+        throw new IllegalArgumentException("unknown perturbation '" + s + "' (known: " + known() + ")");
+    }
+
+    static String known() {
+        return String.join(", ", java.util.Arrays.stream(values()).map(Perturbation::written).toList());
+    }
+
+    /** The rewritten case, or null when this rewrite does not apply to it (nothing to cut, nothing to drop). */
+    Case apply(Case c) {
+        Case r = rewrite.apply(c);
+        return r == null || r.files().equals(c.files()) && this != FILES ? null : r;
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
+
+    private static final String[] USERS = {"mkowalski", "jdoe", "lab", "ana.s", "tchen", "user01"};
+    private static final String[] ENVS = {"dl", "py310", "torch-env", "tf_gpu", "work", "ml"};
+
+    private static final Pattern WIN_USER = Pattern.compile("(?i)(\\\\Users\\\\)([^\\\\\\s\"']+)");
+    private static final Pattern LINUX_HOME = Pattern.compile("(/home/)([^/\\s\"']+)");
+    private static final Pattern ENV_DIR = Pattern.compile("([\\\\/]envs[\\\\/])([^\\\\/\\s\"']+)");
+    private static final Pattern CONDA = Pattern.compile("(?i)\\b(ana|mini)conda3\\b");
+    private static final Pattern DRIVE = Pattern.compile("(?<![A-Za-z])C:\\\\(?!Windows|Program Files|ProgramData)");
+    private static final Pattern DIST = Pattern.compile("/usr/local/lib/(python3\\.\\d+)/dist-packages");
+
+    static Case paths(Case c) {
+        Random r = c.random("paths");
+        String user = USERS[r.nextInt(USERS.length)];
+        String env = ENVS[r.nextInt(ENVS.length)];
+        boolean drive = r.nextBoolean();
+        return c.with(each(c, t -> {
+            String s = replace(WIN_USER, t, m -> m.group(1) + user);
+            s = replace(LINUX_HOME, s, m -> m.group(1) + user);
+            s = replace(ENV_DIR, s, m -> m.group(1) + env);
+            s = replace(CONDA, s, m -> m.group(1).equalsIgnoreCase("ana") ? "miniconda3" : "anaconda3");
+            if (drive) {
+                s = replace(DRIVE, s, m -> "D:\\");
+            }
+            return replace(DIST, s, m -> "/opt/conda/lib/" + m.group(1) + "/site-packages");
+        }));
+    }
+
+    /** x.y.z (not part of a longer dotted run, an address or a file size): z moves by 1 to 3. */
+    private static final Pattern VERSION = Pattern.compile("(?<![\\w.])(\\d{1,3}\\.\\d{1,3}\\.)(\\d{1,3})(?![\\w.]|\\.\\d)");
+
+    static Case versions(Case c) {
+        Random r = c.random("versions");
+        int step = 1 + r.nextInt(3);
+        return c.with(each(c, t -> replace(VERSION, t, m -> {
+            int z = Integer.parseInt(m.group(2));
+            int moved = z >= step ? z - step : z + step;
+            String zs = m.group(2).length() == 2 && moved < 10 ? "0" + moved : Integer.toString(moved);
+            return m.group(1) + zs;
+        })));
+    }
+
+    /** GPUs that share a compute capability; each is replaced by another of its group. */
+    private static final String[][] SAME_ARCH = {
+        {"RTX 3090", "RTX 3080", "RTX 3070", "RTX 3060"},
+        {"RTX 2080 Ti", "RTX 2070", "RTX 2060", "GTX 1660 Ti"},
+        {"GTX 1080 Ti", "GTX 1080", "GTX 1070", "GTX 1060"},
+        {"RTX 4090", "RTX 4080", "RTX 4070"},
+        {"Tesla T4", "Quadro RTX 5000"},
+        {"GTX 960M", "GTX 950M"},
+    };
+
+    static Case gpu(Case c) {
+        Random r = c.random("gpu");
+        Map<String, String> swap = new LinkedHashMap<>();
+        for (String[] group : SAME_ARCH) {
+            for (String name : group) {
+                String other;
+                do {
+                    other = group[r.nextInt(group.length)];
+                } while (other.equals(name));
+                swap.put(name, other);
+            }
+        }
+        StringBuilder alt = new StringBuilder();
+        swap.keySet().stream().sorted((a, b) -> b.length() - a.length())
+                .forEach(k -> alt.append(alt.isEmpty() ? "" : "|").append(Pattern.quote(k)));
+        Pattern any = Pattern.compile("(?<![\\w])(" + alt + ")(?![\\w])");
+        return c.with(each(c, t -> replace(any, t, m -> swap.get(m.group(1)))));
+    }
+
+    private static final Pattern HEX_ADDRESS = Pattern.compile("\\b0x([0-9a-fA-F]{8,16})\\b");
+    private static final Pattern PID = Pattern.compile("(?i)(\\b(?:pid|process id)[ =:]+|\\bprocess )(\\d{2,7})\\b");
+    private static final Pattern CLOCK = Pattern.compile("(?<![\\d:])([01]\\d|2[0-3]):([0-5]\\d):([0-5]\\d)(?![\\d:])");
+    private static final Pattern SIZE = Pattern.compile("\\b(\\d{1,4})\\.(\\d{2}) ?(MiB|GiB|MB|GB|KiB)\\b");
+
+    static Case numbers(Case c) {
+        Random r = c.random("numbers");
+        int hours = 1 + r.nextInt(20);
+        return c.with(each(c, t -> {
+            // addresses of the same crash move together (ASLR): only the digits above the page offset change
+            String s = replace(HEX_ADDRESS, t, m -> {
+                String h = m.group(1);
+                if (h.matches("(?i)c0000[0-9a-f]{3}|8[0-9a-f]{7}|e06d7363|0+|f+")) {
+                    return m.group(); // NTSTATUS / HRESULT / C++ exception codes are not addresses
+                }
+                if (h.length() < 12) {
+                    return m.group();
+                }
+                char[] cs = h.toCharArray();
+                int i = cs.length - 6 - r.nextInt(3);
+                cs[i] = Character.forDigit((Character.digit(cs[i], 16) + 1 + r.nextInt(14)) % 16, 16);
+                String out = new String(cs);
+                return "0x" + (h.equals(h.toUpperCase(Locale.ROOT)) ? out.toUpperCase(Locale.ROOT) : out);
+            });
+            s = replace(PID, s, m -> m.group(1) + (1000 + r.nextInt(60000)));
+            s = replace(CLOCK, s, m -> String.format(Locale.ROOT, "%02d:%s:%s",
+                    (Integer.parseInt(m.group(1)) + hours) % 24, m.group(2), m.group(3)));
+            return replace(SIZE, s, m -> (Integer.parseInt(m.group(1)) + 1 + r.nextInt(9)) + "." + m.group(2) + " " + m.group(3));
+        }));
+    }
+
+    static Case prefix(Case c) {
+        Random r = c.random("prefix");
+        int style = r.nextInt(3);
+        Map<String, String> out = new LinkedHashMap<>();
+        c.files().forEach((name, text) -> {
+            if (!isLog(name)) {
+                out.put(name, text);
+                return;
+            }
+            StringBuilder b = new StringBuilder();
+            int second = 0;
+            for (String line : text.split("\n", -1)) {
+                if (line.isEmpty()) {
+                    b.append('\n');
+                    continue;
+                }
+                String p = switch (style) {
+                    case 0 -> String.format(Locale.ROOT, "2025-03-14T09:%02d:%02d.%03dZ ", second / 60 % 60, second % 60, r.nextInt(1000));
+                    case 1 -> "[rank0]: ";
+                    default -> "trainer-1  | ";
+                };
+                second++;
+                b.append(p).append(line).append('\n');
+            }
+            if (!text.endsWith("\n")) {
+                b.setLength(b.length() - 1);
+            }
+            out.put(name, b.toString());
+        });
+        return c.with(out);
+    }
+
+    private static final String[][] NAMES = {
+        {"crash.log", "output.txt", "stderr.log", "train_log.txt", "console.txt"},
+        {"env.txt", "environment.txt", "versions.txt", "system-info.txt", "a_env.txt"},
+    };
+
+    static Case files(Case c) {
+        Random r = c.random("files");
+        Map<String, String> out = new LinkedHashMap<>();
+        List<String> names = new ArrayList<>(c.files().keySet());
+        java.util.Collections.reverse(names);
+        for (String name : names) {
+            String text = c.files().get(name);
+            String renamed = name;
+            for (String[] group : NAMES) {
+                if (group[0].equals(name)) {
+                    renamed = group[1 + r.nextInt(group.length - 1)];
+                }
+            }
+            out.put(renamed, text.replace("\r\n", "\n").replace("\n", "\r\n"));
+        }
+        return c.with(out);
+    }
+
+    static Case dropLastLine(Case c) {
+        Map<String, String> out = new LinkedHashMap<>();
+        boolean changed = false;
+        for (Map.Entry<String, String> e : c.files().entrySet()) {
+            String text = e.getValue();
+            List<String> lines = new ArrayList<>(List.of(text.split("\n", -1)));
+            long nonEmpty = lines.stream().filter(l -> !l.isBlank()).count();
+            if (isLog(e.getKey()) && nonEmpty >= 3) {
+                int i = lines.size() - 1;
+                while (lines.get(i).isBlank()) {
+                    i--;
+                }
+                lines.remove(i);
+                changed = true;
+                out.put(e.getKey(), String.join("\n", lines));
+            } else {
+                out.put(e.getKey(), text);
+            }
+        }
+        return changed ? c.with(out) : null;
+    }
+
+    static Case noEnv(Case c) {
+        if (!c.files().containsKey("env.txt") || c.files().size() < 2) {
+            return null;
+        }
+        Map<String, String> out = new LinkedHashMap<>(c.files());
+        out.remove("env.txt");
+        return c.with(out);
+    }
+
+    private static boolean isLog(String name) {
+        return !name.equals("env.txt");
+    }
+
+    private static Map<String, String> each(Case c, Function<String, String> f) {
+        Map<String, String> out = new LinkedHashMap<>();
+        c.files().forEach((name, text) -> out.put(name, f.apply(text)));
+        return out;
+    }
+
+    private static String replace(Pattern p, String text, Function<Matcher, String> with) {
+        Matcher m = p.matcher(text);
+        StringBuilder b = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(b, Matcher.quoteReplacement(with.apply(m)));
+        }
+        m.appendTail(b);
+        return b.toString();
+    }
+}

@@ -1,0 +1,106 @@
+package dev.crashlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Each rewrite of {@code eval --perturb} changes what it says it changes, keeps the rest, and is repeatable. */
+class PerturbationTest {
+
+    static final String LOG = String.join("\n",
+            "Traceback (most recent call last):",
+            "  File \"C:\\Users\\alice\\anaconda3\\envs\\tf\\lib\\site-packages\\torch\\__init__.py\", line 3, in <module>",
+            "  File \"/home/alice/proj/train.py\", line 9, in <module>",
+            "pid=4242 at 12:30:05 on GeForce RTX 3090, torch 2.1.2, address 0x00007ffb1234abcd, code 0xC0000409",
+            "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB",
+            "");
+
+    static Perturbation.Case sample() {
+        Map<String, String> files = new LinkedHashMap<>();
+        files.put("crash.log", LOG);
+        files.put("env.txt", "os: Windows 10\npython: 3.10.4\n");
+        return new Perturbation.Case("c999", files);
+    }
+
+    @Test
+    void pathsMoveTheUserAndEnvironmentButNotTheLibraries() {
+        String log = Perturbation.PATHS.apply(sample()).files().get("crash.log");
+        assertThat(log).doesNotContain("alice").doesNotContain("envs\\tf\\").contains("site-packages\\torch\\__init__.py")
+                .contains("miniconda3");
+    }
+
+    @Test
+    void versionsMoveOnlyThePatchRelease() {
+        Perturbation.Case c = Perturbation.VERSIONS.apply(sample());
+        assertThat(c.files().get("crash.log")).doesNotContain("torch 2.1.2").containsPattern("torch 2\\.1\\.\\d");
+        assertThat(c.files().get("env.txt")).doesNotContain("3.10.4").containsPattern("python: 3\\.10\\.\\d");
+    }
+
+    @Test
+    void gpuStaysInItsArchitecture() {
+        String log = Perturbation.GPU.apply(sample()).files().get("crash.log");
+        assertThat(log).doesNotContain("RTX 3090").containsPattern("RTX 30[678]0");
+    }
+
+    @Test
+    void numbersMoveButStatusCodesStay() {
+        String log = Perturbation.NUMBERS.apply(sample()).files().get("crash.log");
+        assertThat(log).doesNotContain("pid=4242").doesNotContain("0x00007ffb1234abcd").doesNotContain("20.00 MiB")
+                .contains("0xC0000409").contains("RuntimeError: CUDA out of memory");
+    }
+
+    @Test
+    void prefixGoesOnEveryLogLineOnly() {
+        Perturbation.Case c = Perturbation.PREFIX.apply(sample());
+        String log = c.files().get("crash.log");
+        assertThat(log.lines().filter(l -> !l.isEmpty())).allSatisfy(l -> assertThat(l).doesNotStartWith("Traceback"));
+        assertThat(log).contains("RuntimeError: CUDA out of memory");
+        assertThat(c.files().get("env.txt")).isEqualTo(sample().files().get("env.txt"));
+    }
+
+    @Test
+    void filesAreRenamedWithCrlf() {
+        Perturbation.Case c = Perturbation.FILES.apply(sample());
+        assertThat(c.files()).doesNotContainKeys("crash.log", "env.txt").hasSize(2);
+        assertThat(c.files().values()).allSatisfy(t -> assertThat(t).contains("\r\n"));
+    }
+
+    @Test
+    void lossyRewritesApplyOnlyWhereThereIsSomethingToDrop() {
+        Perturbation.Case cut = Perturbation.DROP_LAST_LINE.apply(sample());
+        assertThat(cut.files().get("crash.log")).doesNotContain("CUDA out of memory").contains("pid=4242");
+        assertThat(Perturbation.NO_ENV.apply(sample()).files()).containsOnlyKeys("crash.log");
+        Perturbation.Case oneLine = new Perturbation.Case("c1", Map.of("crash.log", "Killed\n"));
+        assertThat(Perturbation.DROP_LAST_LINE.apply(oneLine)).isNull();
+        assertThat(Perturbation.NO_ENV.apply(oneLine)).isNull();
+    }
+
+    @Test
+    void repeatableAndNamed() {
+        assertThat(Perturbation.ALL.apply(sample())).isEqualTo(Perturbation.ALL.apply(sample()));
+        assertThat(Perturbation.parse("drop-last-line")).isEqualTo(Perturbation.DROP_LAST_LINE);
+        assertThatThrownBy(() -> Perturbation.parse("shuffle")).hasMessageContaining("known: paths");
+    }
+
+    @Test
+    void evalPrintsTheSurvivalTable(@TempDir Path dir) throws Exception {
+        Path c = Files.createDirectories(dir.resolve("c001"));
+        Files.writeString(c.resolve("meta.json"), "{\"labels\":[\"gpu-oom\"],\"difficulty\":\"easy\"}");
+        Files.writeString(c.resolve("crash.log"), "epoch 1\nstep 2\nRuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n");
+        Files.writeString(c.resolve("env.txt"), "os: Ubuntu 22.04\ngpu: NVIDIA GeForce RTX 3090\n");
+        CrashLabCliTest.Run r = CrashLabCliTest.run("eval", dir.toString(), "--perturb", "prefix,drop-last-line",
+                "--kb", "kb-articles", "--compat", "compat");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("perturbed (not very-hard").containsPattern("prefix +1 +top1 +1 -> +1")
+                .containsPattern("drop-last-line +1 +top1 +1 -> ");
+        CrashLabCliTest.Run bad = CrashLabCliTest.run("eval", dir.toString(), "--perturb", "shuffle");
+        assertThat(bad.status()).isEqualTo(2);
+        assertThat(bad.err()).contains("unknown perturbation 'shuffle'");
+    }
+}
