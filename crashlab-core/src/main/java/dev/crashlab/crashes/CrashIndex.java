@@ -431,6 +431,7 @@ public final class CrashIndex implements Closeable {
                 NumericDocValues ids = DocValues.getNumeric(leaf.reader(), "idv");
                 NumericDocValues uploaded = DocValues.getNumeric(leaf.reader(), "uploadedv");
                 SortedSetDocValues facets = DocValues.getSortedSet(leaf.reader(), "facet");
+                String[] strings = leafFacets(leaf).values();
                 org.apache.lucene.util.Bits live = leaf.reader().getLiveDocs();
                 org.apache.lucene.search.DocIdSetIterator it = scorer.iterator();
                 for (int doc = it.nextDoc(); doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
@@ -442,7 +443,7 @@ public final class CrashIndex implements Closeable {
                     List<String> values = new ArrayList<>();
                     if (facets.advanceExact(doc)) {
                         for (int i = 0; i < facets.docValueCount(); i++) {
-                            values.add(facets.lookupOrd(facets.nextOrd()).utf8ToString());
+                            values.add(strings[(int) facets.nextOrd()]);
                         }
                     }
                     visitor.visit(id, at, values);
@@ -455,33 +456,127 @@ public final class CrashIndex implements Closeable {
         }
     }
 
-    // Counts facet values over the matches: per leaf by ordinal, resolved to strings once per leaf.
-    private static Map<String, Long> counts(IndexSearcher s, Query query) throws IOException {
+    // Counts facet values over the matches: per leaf by ordinal, resolved to strings through the leaf's cached table.
+    // Every bundle (a MatchAllDocsQuery): each segment's counts are kept while the segment lives, less its deleted
+    // documents, so the request costs the number of segments times the values, not the number of bundles.
+    private Map<String, Long> counts(IndexSearcher s, Query query) throws IOException {
         Map<String, Long> total = new java.util.HashMap<>();
-        Weight w = s.createWeight(s.rewrite(query), org.apache.lucene.search.ScoreMode.COMPLETE_NO_SCORES, 1);
+        boolean all = query instanceof MatchAllDocsQuery;
+        Weight w = all ? null : s.createWeight(s.rewrite(query), org.apache.lucene.search.ScoreMode.COMPLETE_NO_SCORES, 1);
         for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
-            org.apache.lucene.search.Scorer scorer = w.scorer(leaf);
-            if (scorer == null) {
-                continue;
-            }
-            SortedSetDocValues facets = DocValues.getSortedSet(leaf.reader(), "facet");
-            long[] counts = new long[(int) Math.min(Integer.MAX_VALUE - 8, facets.getValueCount())];
-            org.apache.lucene.util.Bits live = leaf.reader().getLiveDocs();
-            org.apache.lucene.search.DocIdSetIterator it = scorer.iterator();
-            for (int doc = it.nextDoc(); doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
-                if ((live == null || live.get(doc)) && facets.advanceExact(doc)) {
-                    for (int i = 0; i < facets.docValueCount(); i++) {
-                        counts[(int) facets.nextOrd()]++;
+            LeafFacets lf = leafFacets(leaf);
+            long[] counts;
+            if (all) {
+                counts = lf.live(leaf);
+            } else {
+                org.apache.lucene.search.Scorer scorer = w.scorer(leaf);
+                if (scorer == null) {
+                    continue;
+                }
+                SortedSetDocValues facets = DocValues.getSortedSet(leaf.reader(), "facet");
+                counts = new long[lf.values().length];
+                org.apache.lucene.util.Bits live = leaf.reader().getLiveDocs();
+                org.apache.lucene.search.DocIdSetIterator it = scorer.iterator();
+                for (int doc = it.nextDoc(); doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
+                    if ((live == null || live.get(doc)) && facets.advanceExact(doc)) {
+                        for (int i = 0; i < facets.docValueCount(); i++) {
+                            counts[(int) facets.nextOrd()]++;
+                        }
                     }
                 }
             }
+            String[] values = lf.values();
             for (int ord = 0; ord < counts.length; ord++) {
                 if (counts[ord] > 0) {
-                    total.merge(facets.lookupOrd(ord).utf8ToString(), counts[ord], Long::sum);
+                    total.merge(values[ord], counts[ord], Long::sum);
                 }
             }
         }
         return total;
+    }
+
+    /**
+     * What one segment's facet field holds, computed once per segment: its values by ordinal (so a scan never looks an
+     * ordinal up per document) and the count of each over every document of the segment, deleted ones included.
+     * Segments never change; only their deletions do, and {@link #live} takes those off per reader (cached too).
+     */
+    private static final class LeafFacets {
+        private final String[] values;
+        private final long[] everyDoc;
+        // the counts less the deleted documents, for the one set of deletions last asked about (one volatile pair)
+        private record Live(Object key, long[] counts) {}
+
+        private volatile Live last;
+
+        LeafFacets(String[] values, long[] everyDoc) {
+            this.values = values;
+            this.everyDoc = everyDoc;
+        }
+
+        String[] values() {
+            return values;
+        }
+
+        long[] live(LeafReaderContext leaf) throws IOException {
+            org.apache.lucene.util.Bits live = leaf.reader().getLiveDocs();
+            if (live == null) {
+                return everyDoc;
+            }
+            org.apache.lucene.index.IndexReader.CacheHelper helper = leaf.reader().getReaderCacheHelper();
+            Object key = helper == null ? null : helper.getKey();
+            Live cached = last;
+            if (key != null && cached != null && cached.key() == key) {
+                return cached.counts();
+            }
+            long[] counts = everyDoc.clone();
+            SortedSetDocValues facets = DocValues.getSortedSet(leaf.reader(), "facet");
+            for (int doc = 0; doc < live.length(); doc++) {
+                if (!live.get(doc) && facets.advanceExact(doc)) {
+                    for (int i = 0; i < facets.docValueCount(); i++) {
+                        counts[(int) facets.nextOrd()]--;
+                    }
+                }
+            }
+            if (key != null) {
+                last = new Live(key, counts);
+            }
+            return counts;
+        }
+    }
+
+    // by segment (the core cache key: the same while the segment lives, whatever is deleted from it); a closed segment
+    // (merged away) leaves the map through its close listener
+    private final Map<Object, LeafFacets> leafFacets = new ConcurrentHashMap<>();
+
+    private LeafFacets leafFacets(LeafReaderContext leaf) throws IOException {
+        org.apache.lucene.index.IndexReader.CacheHelper core = leaf.reader().getCoreCacheHelper();
+        if (core == null) {
+            return computeLeafFacets(leaf);
+        }
+        LeafFacets lf = leafFacets.get(core.getKey());
+        if (lf == null) {
+            lf = computeLeafFacets(leaf);
+            if (leafFacets.putIfAbsent(core.getKey(), lf) == null) {
+                core.addClosedListener(leafFacets::remove);
+            }
+        }
+        return lf;
+    }
+
+    private static LeafFacets computeLeafFacets(LeafReaderContext leaf) throws IOException {
+        SortedSetDocValues facets = DocValues.getSortedSet(leaf.reader(), "facet");
+        String[] values = new String[(int) Math.min(Integer.MAX_VALUE - 8, facets.getValueCount())];
+        org.apache.lucene.index.TermsEnum te = facets.termsEnum();
+        for (int ord = 0; ord < values.length && te.next() != null; ord++) {
+            values[ord] = te.term().utf8ToString();
+        }
+        long[] counts = new long[values.length];
+        for (int doc = facets.nextDoc(); doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS; doc = facets.nextDoc()) {
+            for (int i = 0; i < facets.docValueCount(); i++) {
+                counts[(int) facets.nextOrd()]++;
+            }
+        }
+        return new LeafFacets(values, counts);
     }
 
     /** A query compiled for Lucene: whether it has scored free words, and those words for the snippets. */

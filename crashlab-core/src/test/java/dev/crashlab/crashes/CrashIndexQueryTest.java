@@ -168,4 +168,53 @@ class CrashIndexQueryTest {
         assertThat(ids("os:windows")).isEmpty();
         assertThat(ids("confirmed:yes os:linux")).containsExactlyInAnyOrder(1L, 2L);
     }
+
+    // the counts of every bundle, recomputed the slow way: each indexed bundle's facet values, one by one
+    private static Map<String, Long> countedOneByOne(CrashIndex index) {
+        Map<String, Long> out = new java.util.HashMap<>();
+        index.scan(null, (id, at, facets) -> facets.forEach(f -> out.merge(f, 1L, Long::sum)));
+        return out;
+    }
+
+    @Test
+    void countsOfEveryBundleFollowWritesDeletionsAndNewSegments() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("crash-index-counts");
+        try (CrashIndex disk = CrashIndex.open(dir)) {
+            java.util.Random rnd = new java.util.Random(7);
+            String[] gpus = {"RTX 3090", "A100", "T4"};
+            String[] oses = {"windows", "linux"};
+            java.util.function.IntFunction<CrashSignature> sig = i -> new CrashSignature(List.of(
+                    t("cause:c" + rnd.nextInt(4), "cause", true), t("gpu:NVIDIA " + gpus[rnd.nextInt(3)], "NVIDIA " + gpus[rnd.nextInt(3)], false),
+                    t("os:" + oses[rnd.nextInt(2)], "os", false)), "run " + i);
+            for (int round = 0; round < 4; round++) { // each round's commit leaves a segment of its own
+                for (int i = 0; i < 200; i++) {
+                    disk.put(new CrashIndex.Entry(round * 200L + i + 1, sig.apply(i), day("2026-11-01"), rnd.nextBoolean()));
+                }
+                disk.commit(Map.of());
+                assertThat(disk.counts(null)).isEqualTo(countedOneByOne(disk));
+            }
+            Map<String, Long> before = disk.counts(null);
+            assertThat(before.get("confirmed\0yes") + before.get("confirmed\0no")).isEqualTo(800L);
+            // deletions in old segments and replacements: the cached counts of a segment lose its deleted documents (few
+            // enough, under a tenth, that Lucene's merge policy keeps the segments with their deletions rather than rewriting them)
+            for (long id = 1; id <= 800; id += 20) {
+                disk.remove(id);
+            }
+            for (long id = 3; id <= 800; id += 25) {
+                disk.put(new CrashIndex.Entry(id, sig.apply((int) id), day("2026-11-02"), true));
+            }
+            Map<String, Long> after = disk.counts(null);
+            assertThat(after).isEqualTo(countedOneByOne(disk));
+            assertThat(after.get("confirmed\0yes") + after.get("confirmed\0no")).isEqualTo(disk.size());
+            assertThat(after).isNotEqualTo(before);
+            // asked again with nothing changed: the same answer (from the cache)
+            assertThat(disk.counts(null)).isEqualTo(after);
+            disk.clear();
+            assertThat(disk.counts(null)).isEmpty();
+        } finally {
+            try (var files = java.nio.file.Files.walk(dir)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
+    }
 }
