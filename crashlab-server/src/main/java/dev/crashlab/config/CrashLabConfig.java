@@ -163,6 +163,14 @@ public interface CrashLabConfig {
     @WithDefault("1h")
     java.time.Duration blobGrace();
 
+    /**
+     * How often one of the servers sweeps the blob store: unreferenced blobs (after the grace period), multipart
+     * uploads older than an hour, claims of uploads that died (env CRASHLAB_BLOB_SWEEP_INTERVAL). The first sweep
+     * runs at start-up.
+     */
+    @WithDefault("1h")
+    java.time.Duration blobSweepInterval();
+
     /** Connection to the object store (env CRASHLAB_S3_ENDPOINT, CRASHLAB_S3_REGION, ...). */
     interface S3 {
         /** The service's address, e.g. {@code https://minio.example:9000}; unset: AWS for the region. */

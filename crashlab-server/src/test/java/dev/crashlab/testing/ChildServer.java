@@ -36,6 +36,7 @@ public final class ChildServer implements AutoCloseable {
     private final String database; // null: the test's own database, shared, never dropped
     private final Map<String, String> settings;
     private final List<String> jvmFlags;
+    private boolean ownsDatabase = true;
     private Process process;
     private URI base;
     private Path gcLog;
@@ -84,6 +85,28 @@ public final class ChildServer implements AutoCloseable {
         ChildServer server = new ChildServer(dir, null, settings, jvmFlags);
         server.start();
         return server;
+    }
+
+    /**
+     * Starts a second server on {@code other}'s own database (see {@link #start}) with a fresh data folder of its own;
+     * closing it stops it and leaves the database to {@code other}.
+     */
+    public static ChildServer sharing(String name, ChildServer other, Map<String, String> settings, List<String> jvmFlags)
+            throws IOException, InterruptedException {
+        if (other.database == null) {
+            throw new IllegalArgumentException("share a server's own database (ChildServer.start), not the test's");
+        }
+        Path dir = Files.createDirectories(Path.of("target", "child-servers", other.database + "-" + name).toAbsolutePath());
+        ChildServer server = new ChildServer(dir, other.database, settings, jvmFlags);
+        server.ownsDatabase = false;
+        server.start();
+        return server;
+    }
+
+    /** A JDBC connection to this server's database (its own, or the test's), for tests that look at rows. */
+    public Connection connection() throws SQLException {
+        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + System.getenv("TEST_PG_PORT") + "/"
+                + (database == null ? "crashlab" : database), "crashlab", "");
     }
 
     private static Connection admin() throws SQLException {
@@ -247,8 +270,10 @@ public final class ChildServer implements AutoCloseable {
             return;
         }
         killHard();
-        try (Connection c = admin(); Statement s = c.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+        if (ownsDatabase) {
+            try (Connection c = admin(); Statement s = c.createStatement()) {
+                s.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+            }
         }
         if (Files.exists(dataDir)) {
             try (var walk = Files.walk(dataDir)) {
