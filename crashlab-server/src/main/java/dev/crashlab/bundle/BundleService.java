@@ -68,6 +68,8 @@ public class BundleService {
     Deployment deployment;
     @Inject
     BlobClaims claims;
+    @Inject
+    ReadLeases leases;
     private Path scratch;
 
     @PostConstruct
@@ -297,6 +299,7 @@ public class BundleService {
             bundle.status = BundleStatus.PROCESSING; // read and diagnosed in the background (ingest.BundleIngest)
             bundle.notes = notes == null || notes.isBlank() ? null : redactText(notes.strip(), redacted, MAX_NOTES);
             bundle.redactions = redacted;
+            leases.hold(bundle); // this server reads it; another takes it over if this one dies (BundleIngest)
             return commit(bundle, artifacts, files, check);
         }
     }

@@ -80,6 +80,14 @@ public interface CrashLabConfig {
         /** How long a request for a bundle still being read waits for it before answering 409. */
         @WithDefault("30s")
         java.time.Duration readWait();
+
+        /**
+         * How long a server's hold on a bundle it reads lasts without renewal (it renews every third of this while it
+         * reads); a bundle whose server died is taken over by another server this long after its last renewal. Every
+         * server looks for such bundles every half of this (env CRASHLAB_INGEST_LEASE).
+         */
+        @WithDefault("60s")
+        java.time.Duration lease();
     }
 
     /** Accounts, sessions and API tokens. */
