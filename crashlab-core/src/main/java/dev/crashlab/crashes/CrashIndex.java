@@ -263,12 +263,66 @@ public final class CrashIndex implements Closeable {
         d.add(new TextField("text", text.toString(), Field.Store.NO));
         d.add(new StoredField("text", text.toString()));
         try {
-            d.add(new StoredField("sigjson", dev.crashlab.fact.Facts.json().writeValueAsString(e.signature())));
+            String json = dev.crashlab.fact.Facts.json().writeValueAsString(e.signature());
+            d.add(new StoredField("sigjson", json));
+            d.add(new NumericDocValuesField("fpv", fingerprint(json, e.uploadedAt(), e.confirmed())));
             writer.updateDocument(new Term("id", Long.toString(e.bundleId())), d);
             signatures.put(e.bundleId(), indexed(e.signature()));
             written.incrementAndGet();
         } catch (IOException ex) {
             throw new UncheckedIOException(ex);
+        }
+    }
+
+    /**
+     * A 64-bit fingerprint of what an entry puts in the index (its signature as stored, its upload time, whether its
+     * cause is confirmed): the same entry gives the same number in every process, so an index can be compared with the
+     * database ({@link #fingerprints()}).
+     */
+    public static long fingerprint(Entry e) {
+        try {
+            return fingerprint(dev.crashlab.fact.Facts.json().writeValueAsString(e.signature()), e.uploadedAt(), e.confirmed());
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    private static long fingerprint(String signatureJson, long uploadedAt, boolean confirmed) {
+        java.security.MessageDigest md;
+        try {
+            md = java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException ex) {
+            throw new IllegalStateException("every JDK has SHA-256", ex);
+        }
+        md.update(signatureJson.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        md.update((" " + uploadedAt + " " + confirmed).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return java.nio.ByteBuffer.wrap(md.digest()).getLong();
+    }
+
+    /**
+     * Every indexed bundle with the fingerprint of its entry ({@link #fingerprint(Entry)}), as of every write so far; 0
+     * for an entry written before fingerprints were kept.
+     */
+    public Map<Long, Long> fingerprints() {
+        IndexSearcher s = acquire();
+        try {
+            Map<Long, Long> out = new java.util.HashMap<>();
+            for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
+                org.apache.lucene.util.Bits live = leaf.reader().getLiveDocs();
+                org.apache.lucene.index.NumericDocValues ids = org.apache.lucene.index.DocValues.getNumeric(leaf.reader(), "idv");
+                org.apache.lucene.index.NumericDocValues fps = org.apache.lucene.index.DocValues.getNumeric(leaf.reader(), "fpv");
+                for (int doc = 0; doc < leaf.reader().maxDoc(); doc++) {
+                    if (live != null && !live.get(doc) || !ids.advanceExact(doc)) {
+                        continue;
+                    }
+                    out.put(ids.longValue(), fps.advanceExact(doc) ? fps.longValue() : 0L);
+                }
+            }
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            release(s);
         }
     }
 

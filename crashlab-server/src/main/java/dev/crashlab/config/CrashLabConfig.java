@@ -155,6 +155,14 @@ public interface CrashLabConfig {
         /** How long change-log rows are kept; a server whose index is older than that rebuilds it from the database. */
         @WithDefault("7d")
         java.time.Duration logRetention();
+
+        /**
+         * How often a server compares its index with the database (counts, and a checksum of bundle ids and entries)
+         * and indexes again what differs: changes that bypassed the change log, such as hand SQL or a restore (env
+         * CRASHLAB_CRASH_INDEX_VERIFY_INTERVAL); 0 turns it off.
+         */
+        @WithDefault("15m")
+        java.time.Duration verifyInterval();
     }
 
     /** Where blobs live: env CRASHLAB_BLOB_STORE, unset for {@code <data-dir>/blobs}, or {@code s3://bucket/prefix}. */
