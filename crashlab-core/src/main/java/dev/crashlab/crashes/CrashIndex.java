@@ -300,14 +300,117 @@ public final class CrashIndex implements Closeable {
     }
 
     /**
+     * The fingerprint of a bundle as a database row has it (its stored signature, upload time, confirmed cause), or
+     * null when the row puts nothing in the index (no signature, one of an older version, or unreadable).
+     */
+    public static Long fingerprint(long bundleId, String signatureJson, long uploadedAt, boolean confirmed) {
+        if (signatureJson == null || signatureJson.isBlank()) {
+            return null;
+        }
+        try {
+            CrashSignature sig = dev.crashlab.fact.Facts.json().readValue(signatureJson, CrashSignature.class);
+            return sig.stale() ? null : fingerprint(new Entry(bundleId, sig, uploadedAt, confirmed));
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * What comparing an index with the database found: how many bundles each side holds, an order-free checksum of
+     * (bundle id, fingerprint) on each side (equal when they agree), and the bundles that differ.
+     *
+     * @param missing bundles the database has an entry for and the index lacks
+     * @param extra bundles the index holds and the database has no entry for (no row, or no signature)
+     * @param changed bundles on both sides whose entries differ
+     */
+    public record Drift(long databaseCount, long indexCount, String databaseChecksum, String indexChecksum, List<Long> missing,
+                        List<Long> extra, List<Long> changed) {
+        public boolean clean() {
+            return missing.isEmpty() && extra.isEmpty() && changed.isEmpty();
+        }
+
+        /** One line for a log or a terminal. */
+        public String summary() {
+            return String.format("database %d bundle(s), checksum %s; index %d, checksum %s; %d missing, %d extra, %d changed",
+                    databaseCount, databaseChecksum, indexCount, indexChecksum, missing.size(), extra.size(), changed.size());
+        }
+    }
+
+    /** Compares fingerprints by bundle id: the database's ({@link #fingerprint(long, String, long, boolean)}) and an index's. */
+    public static Drift compare(Map<Long, Long> database, Map<Long, Long> indexed) {
+        List<Long> missing = new ArrayList<>();
+        List<Long> changed = new ArrayList<>();
+        List<Long> extra = new ArrayList<>();
+        database.forEach((id, fp) -> {
+            Long mine = indexed.get(id);
+            if (mine == null) {
+                missing.add(id);
+            } else if (mine.longValue() != fp.longValue()) {
+                changed.add(id);
+            }
+        });
+        indexed.keySet().forEach(id -> {
+            if (!database.containsKey(id)) {
+                extra.add(id);
+            }
+        });
+        missing.sort(null);
+        changed.sort(null);
+        extra.sort(null);
+        return new Drift(database.size(), indexed.size(), checksum(database), checksum(indexed), List.copyOf(missing),
+                List.copyOf(extra), List.copyOf(changed));
+    }
+
+    // order-free: a sum of mixed (id, fingerprint) pairs
+    static String checksum(Map<Long, Long> entries) {
+        long sum = 0;
+        for (Map.Entry<Long, Long> e : entries.entrySet()) {
+            long x = e.getKey() * 0x9E3779B97F4A7C15L ^ e.getValue();
+            x ^= x >>> 33;
+            x *= 0xff51afd7ed558ccdL;
+            x ^= x >>> 33;
+            sum += x;
+        }
+        return String.format("%016x", sum);
+    }
+
+    /**
+     * The fingerprints of the index last committed in the folder {@code dir}, read without opening it for writing (a
+     * server may hold it meanwhile); empty when there is none.
+     */
+    public static Map<Long, Long> committedFingerprints(java.nio.file.Path dir) throws IOException {
+        if (!java.nio.file.Files.isDirectory(dir)) {
+            return Map.of();
+        }
+        try (Directory d = org.apache.lucene.store.FSDirectory.open(dir)) {
+            if (!org.apache.lucene.index.DirectoryReader.indexExists(d)) {
+                return Map.of();
+            }
+            try (org.apache.lucene.index.DirectoryReader r = org.apache.lucene.index.DirectoryReader.open(d)) {
+                return fingerprints(r);
+            }
+        }
+    }
+
+    /**
      * Every indexed bundle with the fingerprint of its entry ({@link #fingerprint(Entry)}), as of every write so far; 0
      * for an entry written before fingerprints were kept.
      */
     public Map<Long, Long> fingerprints() {
         IndexSearcher s = acquire();
         try {
+            return fingerprints(s.getIndexReader());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            release(s);
+        }
+    }
+
+    private static Map<Long, Long> fingerprints(org.apache.lucene.index.IndexReader reader) throws IOException {
+        {
             Map<Long, Long> out = new java.util.HashMap<>();
-            for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
+            for (LeafReaderContext leaf : reader.leaves()) {
                 org.apache.lucene.util.Bits live = leaf.reader().getLiveDocs();
                 org.apache.lucene.index.NumericDocValues ids = org.apache.lucene.index.DocValues.getNumeric(leaf.reader(), "idv");
                 org.apache.lucene.index.NumericDocValues fps = org.apache.lucene.index.DocValues.getNumeric(leaf.reader(), "fpv");
@@ -319,10 +422,6 @@ public final class CrashIndex implements Closeable {
                 }
             }
             return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } finally {
-            release(s);
         }
     }
 

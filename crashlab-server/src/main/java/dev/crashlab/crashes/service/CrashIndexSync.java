@@ -175,25 +175,17 @@ final class CrashIndexSync {
     }
 
     /**
-     * What a comparison of the index with the database found: how many bundles each holds and a checksum of their ids
-     * and entries' fingerprints (equal when they agree), and the bundles that differ.
-     *
-     * @param missing bundles the database has a signature for and the index lacks
-     * @param extra bundles the index holds and the database has no signature for (or no row)
-     * @param changed bundles in both whose entries differ (signature, upload time, confirmed cause)
-     * @param repaired whether the differing bundles were indexed again as the database has them now
+     * What a comparison of the index with the database found ({@link CrashIndex.Drift}), and whether the differing
+     * bundles were indexed again as the database has them now.
      */
-    record Drift(long databaseCount, long indexCount, String databaseChecksum, String indexChecksum, List<Long> missing,
-                 List<Long> extra, List<Long> changed, boolean repaired) {
+    record Drift(CrashIndex.Drift found, boolean repaired) {
         boolean clean() {
-            return missing.isEmpty() && extra.isEmpty() && changed.isEmpty();
+            return found.clean();
         }
 
-        /** One line for the log and the command line. */
+        /** One line for the log. */
         String summary() {
-            return String.format("database %d bundle(s), checksum %s; index %d, checksum %s; %d missing, %d extra, %d changed%s",
-                    databaseCount, databaseChecksum, indexCount, indexChecksum, missing.size(), extra.size(), changed.size(),
-                    clean() ? "" : repaired ? " (repaired)" : " (not repaired)");
+            return found.summary() + (found.clean() ? "" : repaired ? " (repaired)" : " (not repaired)");
         }
     }
 
@@ -214,9 +206,9 @@ final class CrashIndexSync {
                     .setParameter("after", from).setMaxResults(BATCH * 10).getResultList());
             for (Object[] r : rows) {
                 long id = (Long) r[0];
-                CrashIndex.Entry e = entries.entry(id, (String) r[1], (Instant) r[2], r[3] != null);
-                if (e != null) {
-                    database.put(id, CrashIndex.fingerprint(e));
+                Long fp = CrashIndex.fingerprint(id, (String) r[1], ((Instant) r[2]).toEpochMilli(), r[3] != null);
+                if (fp != null) {
+                    database.put(id, fp);
                 }
                 after = id;
             }
@@ -224,50 +216,18 @@ final class CrashIndexSync {
                 break;
             }
         }
-        Map<Long, Long> indexed = index.fingerprints();
-        List<Long> missing = new ArrayList<>();
-        List<Long> changed = new ArrayList<>();
-        List<Long> extra = new ArrayList<>();
-        database.forEach((id, fp) -> {
-            Long mine = indexed.get(id);
-            if (mine == null) {
-                missing.add(id);
-            } else if (mine.longValue() != fp.longValue()) {
-                changed.add(id);
-            }
-        });
-        indexed.keySet().forEach(id -> {
-            if (!database.containsKey(id)) {
-                extra.add(id);
-            }
-        });
-        missing.sort(null);
-        changed.sort(null);
-        extra.sort(null);
-        boolean fix = repair && !(missing.isEmpty() && changed.isEmpty() && extra.isEmpty());
+        CrashIndex.Drift found = CrashIndex.compare(database, index.fingerprints());
+        boolean fix = repair && !found.clean();
         if (fix) {
-            List<Long> again = new ArrayList<>(missing);
-            again.addAll(changed);
+            List<Long> again = new ArrayList<>(found.missing());
+            again.addAll(found.changed());
             if (!again.isEmpty()) {
                 apply(again);
             }
-            extra.forEach(index::remove); // gone, or without a signature: nothing of it belongs in the index
+            found.extra().forEach(index::remove); // gone, or without a signature: nothing of it belongs in the index
             commit();
         }
-        return new Drift(database.size(), indexed.size(), checksum(database), checksum(indexed), missing, extra, changed, fix);
-    }
-
-    // order-free: a sum of mixed (id, fingerprint) pairs
-    static String checksum(Map<Long, Long> entries) {
-        long sum = 0;
-        for (Map.Entry<Long, Long> e : entries.entrySet()) {
-            long x = e.getKey() * 0x9E3779B97F4A7C15L ^ e.getValue();
-            x ^= x >>> 33;
-            x *= 0xff51afd7ed558ccdL;
-            x ^= x >>> 33;
-            sum += x;
-        }
-        return String.format("%016x", sum);
+        return new Drift(found, fix);
     }
 
     /** Once an hour: refreshes the commit's time (an idle index is not stale) and prunes old change rows. */

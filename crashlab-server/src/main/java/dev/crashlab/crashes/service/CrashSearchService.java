@@ -389,8 +389,9 @@ public class CrashSearchService implements ConfirmedCrashLookup {
             throw new IllegalStateException("the past-crash index is not open");
         }
         CrashIndexSync.Drift d = s.verify(repair);
-        return new IndexDrift(d.databaseCount(), d.indexCount(), d.databaseChecksum(), d.indexChecksum(), d.missing().size(),
-                d.extra().size(), d.changed().size(), head(d.missing()), head(d.extra()), head(d.changed()), d.repaired(),
+        CrashIndex.Drift f = d.found();
+        return new IndexDrift(f.databaseCount(), f.indexCount(), f.databaseChecksum(), f.indexChecksum(), f.missing().size(),
+                f.extra().size(), f.changed().size(), head(f.missing()), head(f.extra()), head(f.changed()), d.repaired(),
                 d.summary());
     }
 
@@ -488,8 +489,8 @@ public class CrashSearchService implements ConfirmedCrashLookup {
                         LOG.debugf("past-crash index agrees with the database: %s", d.summary());
                     } else {
                         LOG.warnf("past-crash index differed from the database (a change that bypassed the change log):"
-                                + " %s; missing %s, extra %s, changed %s", d.summary(), head(d.missing()), head(d.extra()),
-                                head(d.changed()));
+                                + " %s; missing %s, extra %s, changed %s", d.summary(), head(d.found().missing()),
+                                head(d.found().extra()), head(d.found().changed()));
                     }
                 } catch (RuntimeException e) {
                     LOG.warnf("past-crash index: comparing it with the database failed: %s", e.toString());
