@@ -145,14 +145,14 @@ public final class ChildServer implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("server.log").toFile()));
         process = pb.start();
-        long deadline = System.nanoTime() + Duration.ofMinutes(4).toNanos();
+        long deadline = System.nanoTime() + Duration.ofMinutes(8).toNanos();
         while (!Files.exists(urlFile)) {
             if (!process.isAlive()) {
                 throw new AssertionError("the child server exited (" + process.exitValue() + ") before serving:\n" + logTail());
             }
             if (System.nanoTime() > deadline) {
                 killHard();
-                throw new AssertionError("the child server did not serve within 4 minutes:\n" + logTail());
+                throw new AssertionError("the child server did not serve within 8 minutes:\n" + logTail());
             }
             Thread.sleep(200);
         }
