@@ -10,7 +10,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * Runs CrashLab's offline commands on the plain-Java core, without a server or a database.
+ * Runs CrashLab's offline commands on the plain-Java core, without a server (and without a database, except
+ * {@code index verify}, which compares a server's index folder with its database).
  *
  * <p>NOTE: {@code serve} is not here: {@code bin/crashlab serve} starts the Quarkus application itself.
  */
@@ -37,7 +38,7 @@ public final class CrashLabCli implements Runnable {
      * {@code evtx} file) about a fifth of its run.
      */
     private static final List<String> COMMANDS =
-            List.of("version", "inspect", "facts", "evtx", "kb", "diagnose", "eval", "repro", "worker", "help");
+            List.of("version", "inspect", "facts", "evtx", "kb", "diagnose", "eval", "repro", "worker", "index", "help");
 
     // a switch, not a map of method references: the JDK's AOT cache (bin/crashlab) archives this class, and
     // JDK 25.0.3 fails to write a cache holding lambdas kept in a static field
@@ -52,6 +53,7 @@ public final class CrashLabCli implements Runnable {
             case "eval" -> new EvalCommand();
             case "repro" -> new ReproCommand();
             case "worker" -> new WorkerCommand();
+            case "index" -> new IndexCommand();
             case "help" -> new CommandLine.HelpCommand();
             default -> throw new IllegalArgumentException(name);
         };

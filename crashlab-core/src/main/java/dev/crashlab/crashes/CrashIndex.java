@@ -263,12 +263,165 @@ public final class CrashIndex implements Closeable {
         d.add(new TextField("text", text.toString(), Field.Store.NO));
         d.add(new StoredField("text", text.toString()));
         try {
-            d.add(new StoredField("sigjson", dev.crashlab.fact.Facts.json().writeValueAsString(e.signature())));
+            String json = dev.crashlab.fact.Facts.json().writeValueAsString(e.signature());
+            d.add(new StoredField("sigjson", json));
+            d.add(new NumericDocValuesField("fpv", fingerprint(json, e.uploadedAt(), e.confirmed())));
             writer.updateDocument(new Term("id", Long.toString(e.bundleId())), d);
             signatures.put(e.bundleId(), indexed(e.signature()));
             written.incrementAndGet();
         } catch (IOException ex) {
             throw new UncheckedIOException(ex);
+        }
+    }
+
+    /**
+     * A 64-bit fingerprint of what an entry puts in the index (its signature as stored, its upload time, whether its
+     * cause is confirmed): the same entry gives the same number in every process, so an index can be compared with the
+     * database ({@link #fingerprints()}).
+     */
+    public static long fingerprint(Entry e) {
+        try {
+            return fingerprint(dev.crashlab.fact.Facts.json().writeValueAsString(e.signature()), e.uploadedAt(), e.confirmed());
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    private static long fingerprint(String signatureJson, long uploadedAt, boolean confirmed) {
+        java.security.MessageDigest md;
+        try {
+            md = java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException ex) {
+            throw new IllegalStateException("every JDK has SHA-256", ex);
+        }
+        md.update(signatureJson.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        md.update((" " + uploadedAt + " " + confirmed).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return java.nio.ByteBuffer.wrap(md.digest()).getLong();
+    }
+
+    /**
+     * The fingerprint of a bundle as a database row has it (its stored signature, upload time, confirmed cause), or
+     * null when the row puts nothing in the index (no signature, one of an older version, or unreadable).
+     */
+    public static Long fingerprint(long bundleId, String signatureJson, long uploadedAt, boolean confirmed) {
+        if (signatureJson == null || signatureJson.isBlank()) {
+            return null;
+        }
+        try {
+            CrashSignature sig = dev.crashlab.fact.Facts.json().readValue(signatureJson, CrashSignature.class);
+            return sig.stale() ? null : fingerprint(new Entry(bundleId, sig, uploadedAt, confirmed));
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * What comparing an index with the database found: how many bundles each side holds, an order-free checksum of
+     * (bundle id, fingerprint) on each side (equal when they agree), and the bundles that differ.
+     *
+     * @param missing bundles the database has an entry for and the index lacks
+     * @param extra bundles the index holds and the database has no entry for (no row, or no signature)
+     * @param changed bundles on both sides whose entries differ
+     */
+    public record Drift(long databaseCount, long indexCount, String databaseChecksum, String indexChecksum, List<Long> missing,
+                        List<Long> extra, List<Long> changed) {
+        public boolean clean() {
+            return missing.isEmpty() && extra.isEmpty() && changed.isEmpty();
+        }
+
+        /** One line for a log or a terminal. */
+        public String summary() {
+            return String.format("database %d bundle(s), checksum %s; index %d, checksum %s; %d missing, %d extra, %d changed",
+                    databaseCount, databaseChecksum, indexCount, indexChecksum, missing.size(), extra.size(), changed.size());
+        }
+    }
+
+    /** Compares fingerprints by bundle id: the database's ({@link #fingerprint(long, String, long, boolean)}) and an index's. */
+    public static Drift compare(Map<Long, Long> database, Map<Long, Long> indexed) {
+        List<Long> missing = new ArrayList<>();
+        List<Long> changed = new ArrayList<>();
+        List<Long> extra = new ArrayList<>();
+        database.forEach((id, fp) -> {
+            Long mine = indexed.get(id);
+            if (mine == null) {
+                missing.add(id);
+            } else if (mine.longValue() != fp.longValue()) {
+                changed.add(id);
+            }
+        });
+        indexed.keySet().forEach(id -> {
+            if (!database.containsKey(id)) {
+                extra.add(id);
+            }
+        });
+        missing.sort(null);
+        changed.sort(null);
+        extra.sort(null);
+        return new Drift(database.size(), indexed.size(), checksum(database), checksum(indexed), List.copyOf(missing),
+                List.copyOf(extra), List.copyOf(changed));
+    }
+
+    // order-free: a sum of mixed (id, fingerprint) pairs
+    static String checksum(Map<Long, Long> entries) {
+        long sum = 0;
+        for (Map.Entry<Long, Long> e : entries.entrySet()) {
+            long x = e.getKey() * 0x9E3779B97F4A7C15L ^ e.getValue();
+            x ^= x >>> 33;
+            x *= 0xff51afd7ed558ccdL;
+            x ^= x >>> 33;
+            sum += x;
+        }
+        return String.format("%016x", sum);
+    }
+
+    /**
+     * The fingerprints of the index last committed in the folder {@code dir}, read without opening it for writing (a
+     * server may hold it meanwhile); empty when there is none.
+     */
+    public static Map<Long, Long> committedFingerprints(java.nio.file.Path dir) throws IOException {
+        if (!java.nio.file.Files.isDirectory(dir)) {
+            return Map.of();
+        }
+        try (Directory d = org.apache.lucene.store.FSDirectory.open(dir)) {
+            if (!org.apache.lucene.index.DirectoryReader.indexExists(d)) {
+                return Map.of();
+            }
+            try (org.apache.lucene.index.DirectoryReader r = org.apache.lucene.index.DirectoryReader.open(d)) {
+                return fingerprints(r);
+            }
+        }
+    }
+
+    /**
+     * Every indexed bundle with the fingerprint of its entry ({@link #fingerprint(Entry)}), as of every write so far; 0
+     * for an entry written before fingerprints were kept.
+     */
+    public Map<Long, Long> fingerprints() {
+        IndexSearcher s = acquire();
+        try {
+            return fingerprints(s.getIndexReader());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            release(s);
+        }
+    }
+
+    private static Map<Long, Long> fingerprints(org.apache.lucene.index.IndexReader reader) throws IOException {
+        {
+            Map<Long, Long> out = new java.util.HashMap<>();
+            for (LeafReaderContext leaf : reader.leaves()) {
+                org.apache.lucene.util.Bits live = leaf.reader().getLiveDocs();
+                org.apache.lucene.index.NumericDocValues ids = org.apache.lucene.index.DocValues.getNumeric(leaf.reader(), "idv");
+                org.apache.lucene.index.NumericDocValues fps = org.apache.lucene.index.DocValues.getNumeric(leaf.reader(), "fpv");
+                for (int doc = 0; doc < leaf.reader().maxDoc(); doc++) {
+                    if (live != null && !live.get(doc) || !ids.advanceExact(doc)) {
+                        continue;
+                    }
+                    out.put(ids.longValue(), fps.advanceExact(doc) ? fps.longValue() : 0L);
+                }
+            }
+            return out;
         }
     }
 

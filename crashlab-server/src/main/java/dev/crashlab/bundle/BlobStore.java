@@ -38,8 +38,11 @@ public interface BlobStore {
     /** Lists the hashes of all stored blobs (housekeeping and tests). */
     List<String> list() throws IOException;
 
-    /** Deletes what writes cut short by a crash left behind; returns how many went. */
-    int clearIncoming() throws IOException;
+    /**
+     * Deletes what writes cut short by a crash left behind, begun more than {@code olderThan} ago (younger ones may be
+     * uploads still running); returns how many went.
+     */
+    int clearIncoming(java.time.Duration olderThan) throws IOException;
 
     /** Returns a fresh SHA-256 digest. */
     static MessageDigest sha256() {

@@ -82,6 +82,14 @@ public class Bundle extends PanacheEntityBase {
     @Column(nullable = false)
     public boolean pinned;
 
+    /** The server reading this bundle (its id, {@link ReadLeases#self}), while it is PROCESSING; null otherwise. */
+    @Column(name = "read_lease_owner", length = 64)
+    public String readLeaseOwner;
+
+    /** Until when that server holds it; another server takes the bundle over after this (V49). */
+    @Column(name = "read_lease_until")
+    public Instant readLeaseUntil;
+
     @OneToMany(mappedBy = "bundle", cascade = CascadeType.ALL, orphanRemoval = true)
     @OrderBy("path")
     public List<Artifact> artifacts = new ArrayList<>();

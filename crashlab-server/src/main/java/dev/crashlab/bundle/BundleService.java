@@ -40,10 +40,11 @@ import org.jboss.logging.Logger;
 /**
  * Stores uploads as bundles: unpacks them safely, types every file, and keeps rows and blobs in step.
  *
- * <p>NOTE: the database is the source of truth for which blobs are in use. Moving blobs in and
- * writing rows (upload), and deleting rows and then unused blobs (delete), happen under one lock, so
- * a delete never removes a blob that a concurrent upload has just claimed. The heavy part of an upload
- * (receiving, unpacking, hashing, sniffing) runs outside that lock.
+ * <p>NOTE: the database is the source of truth for which blobs are in use. An upload claims its hashes before it
+ * stores a byte and drops the claims in the transaction that writes its rows; a blob goes only through
+ * {@link BlobClaims#deleteIfUnused}, which keeps every blob a row or a live claim names. No lock is held while bytes
+ * travel, so uploads on this server and on others never wait for each other. The sweep of unreferenced blobs runs
+ * on one server at a time ({@code blob_guard} row, taken with {@code skip locked}; uploads never touch it).
  */
 @ApplicationScoped
 public class BundleService {
@@ -56,7 +57,6 @@ public class BundleService {
     @Inject
     CrashLabConfig config;
 
-    private final Object storeLock = new Object();
     private final ArtifactSniffer sniffer = new ArtifactSniffer();
     @Inject
     BlobStore blobs;
@@ -66,6 +66,10 @@ public class BundleService {
     StoredBlobs storedBlobs;
     @Inject
     Deployment deployment;
+    @Inject
+    BlobClaims claims;
+    @Inject
+    ReadLeases leases;
     private Path scratch;
 
     @PostConstruct
@@ -80,23 +84,51 @@ public class BundleService {
         }
     }
 
+    /** Multipart uploads (and, in a local store, unfinished writes) older than this are taken for abandoned. */
+    public static final java.time.Duration ABANDONED = java.time.Duration.ofHours(1);
+
     /**
-     * Removes what a crash can leave behind: half-written files under the blob store's {@code .incoming/},
-     * and blobs that no artifact row names (moved in by an upload whose rows never committed).
+     * Removes what a crash can leave behind: unfinished writes (a local store's {@code .incoming/}, an object store's
+     * multipart uploads older than {@link #ABANDONED}), blobs that no artifact row names (stored by an upload whose
+     * rows never committed) and claims of uploads that died. One server at a time: when another server sweeps, this
+     * returns {@code null} at once.
      *
-     * <p>NOTE: runs at start-up before requests are served, and holds the store lock throughout; it lists
-     * every blob and every referenced hash, which is cheap for the stores this is meant for (thousands of
-     * bundles) and should become incremental for much larger ones.
+     * <p>NOTE: it lists every blob and every referenced hash, which is cheap for the stores this is meant for
+     * (thousands of bundles) and should become incremental for much larger ones. Each deletion is
+     * {@link BlobClaims#deleteIfUnused}, so an upload running meanwhile keeps its blobs.
+     *
+     * @param startup whether this is the start-up sweep (a local store's unfinished writes are then all abandoned)
      */
-    public SweepResult sweep() throws IOException {
-        long t0 = System.nanoTime();
-        synchronized (storeLock) {
-            return guarded(t0, this::sweepGuarded);
+    public SweepResult sweep(boolean startup) throws IOException {
+        java.util.concurrent.atomic.AtomicReference<SweepResult> result = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<IOException> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        QuarkusTransaction.requiringNew().timeout(SWEEP_TIMEOUT_SECONDS).run(() -> {
+            if (Bundle.getEntityManager().createNativeQuery("select id from blob_guard where id = 1 for update skip locked")
+                    .getResultList().isEmpty()) {
+                LOG.debug("another server is sweeping the blob store");
+                return;
+            }
+            try {
+                result.set(sweepAlone(startup));
+            } catch (IOException e) {
+                failure.set(e);
+            }
+        });
+        if (failure.get() != null) {
+            throw failure.get();
         }
+        return result.get();
     }
 
-    private SweepResult sweepGuarded() throws IOException {
-        int incoming = blobs.clearIncoming();
+    /** How long one sweep may hold the {@code blob_guard} row. */
+    private static final int SWEEP_TIMEOUT_SECONDS = 6 * 3600;
+
+    private SweepResult sweepAlone(boolean startup) throws IOException {
+        int incoming = blobs.clearIncoming(startup && !storedBlobs.shared() ? java.time.Duration.ZERO : ABANDONED);
+        int staleClaims = claims.pruneStale();
+        if (staleClaims > 0) {
+            LOG.infof("dropped %d claim(s) of uploads that never finished (older than %s)", staleClaims, BlobClaims.STALE);
+        }
         Instant newest = QuarkusTransaction.requiringNew().call(() -> Bundle.getEntityManager()
                 .createQuery("select max(b.uploadedAt) from Bundle b", Instant.class).getSingleResult());
         if (newest == null) {
@@ -132,7 +164,7 @@ public class BundleService {
         }
         int orphans = 0;
         for (String sha : doomed) {
-            if (blobs.delete(sha)) {
+            if (claims.deleteIfUnused(sha)) {
                 orphans++;
             }
         }
@@ -142,16 +174,19 @@ public class BundleService {
     /** What {@link #sweep} removed. */
     public record SweepResult(int incomingFiles, int orphanBlobs) {}
 
-    /** Sweeps once the deployment's ownership of the store is established ({@link Deployment}); never fails start-up. */
-    void sweepAtStartup() {
+    /**
+     * Sweeps once the deployment's ownership of the store is established ({@link Deployment}), at start-up and then
+     * periodically; never fails.
+     */
+    void sweepQuietly(boolean startup) {
         try {
-            SweepResult r = sweep();
-            if (r.incomingFiles() + r.orphanBlobs() > 0) {
-                LOG.infof("removed %d unfinished blob write(s) and %d unreferenced blob(s) left by an earlier crash",
+            SweepResult r = sweep(startup);
+            if (r != null && r.incomingFiles() + r.orphanBlobs() > 0) {
+                LOG.infof("removed %d abandoned blob write(s) or multipart upload(s) and %d unreferenced blob(s)",
                         r.incomingFiles(), r.orphanBlobs());
             }
         } catch (IOException | RuntimeException e) {
-            LOG.warnf("could not sweep the blob store at start-up (uploads still work): %s", e.toString());
+            LOG.warnf("could not sweep the blob store (uploads still work): %s", e.toString());
         }
     }
 
@@ -264,6 +299,7 @@ public class BundleService {
             bundle.status = BundleStatus.PROCESSING; // read and diagnosed in the background (ingest.BundleIngest)
             bundle.notes = notes == null || notes.isBlank() ? null : redactText(notes.strip(), redacted, MAX_NOTES);
             bundle.redactions = redacted;
+            leases.hold(bundle); // this server reads it; another takes it over if this one dies (BundleIngest)
             return commit(bundle, artifacts, files, check);
         }
     }
@@ -317,14 +353,8 @@ public class BundleService {
 
     private BundleView commit(Bundle bundle, List<Artifact> artifacts, List<StagedFile> files, CommitCheck check)
             throws IOException {
-        long t0 = System.nanoTime();
-        synchronized (storeLock) {
-            return guarded(t0, () -> commitGuarded(bundle, artifacts, files, check));
-        }
-    }
-
-    private BundleView commitGuarded(Bundle bundle, List<Artifact> artifacts, List<StagedFile> files, CommitCheck check)
-            throws IOException {
+        // claimed before the store is looked at: from here on no deletion removes these blobs (BlobClaims)
+        String claim = claims.claim(files.stream().map(StagedFile::sha256).toList());
         {
             List<String> added = new ArrayList<>();
             try {
@@ -334,6 +364,7 @@ public class BundleService {
                     }
                 }
                 return QuarkusTransaction.requiringNew().call(() -> {
+                    claims.releaseIn(claim); // the artifact rows below name the blobs from now on
                     for (Artifact a : artifacts) {
                         a.bundle = bundle;
                         bundle.artifacts.add(a);
@@ -346,9 +377,14 @@ public class BundleService {
                     return BundleView.of(bundle);
                 });
             } catch (IOException | RuntimeException e) {
-                // Blobs this upload brought in are unused by anyone else: no row can name them yet (lock held).
-                for (String sha : added) {
-                    blobs.delete(sha);
+                // the blobs this upload brought in go unless another upload claimed them meanwhile or a row names them
+                try {
+                    claims.release(claim);
+                    for (String sha : added) {
+                        claims.deleteIfUnused(sha);
+                    }
+                } catch (IOException | RuntimeException cleanup) {
+                    e.addSuppressed(cleanup); // the sweep removes them later
                 }
                 throw e;
             }
@@ -443,13 +479,6 @@ public class BundleService {
 
     /** Deletes a bundle and every blob no other bundle uses; returns false if there was no such bundle. */
     public boolean delete(long id) throws IOException {
-        long t0 = System.nanoTime();
-        synchronized (storeLock) {
-            return guarded(t0, () -> deleteGuarded(id));
-        }
-    }
-
-    private boolean deleteGuarded(long id) throws IOException {
         {
             Set<String> hashes = QuarkusTransaction.requiringNew().call(() -> {
                 Bundle b = waits.time(Waits.What.BUNDLE_ROW_LOCK,
@@ -473,60 +502,12 @@ public class BundleService {
                         .getResultList()));
                 for (String sha : hashes) {
                     if (!stillUsed.contains(sha)) {
-                        blobs.delete(sha);
+                        claims.deleteIfUnused(sha); // re-checked under its stripe row: an upload may claim it meanwhile
                     }
                 }
             }
             return true;
         }
-    }
-
-    /** What runs under the blob guard. */
-    @FunctionalInterface
-    private interface Guarded<T> {
-        T run() throws IOException;
-    }
-
-    /** How long the blob guard may be held (one upload's blobs being stored). */
-    private static final int GUARD_TIMEOUT_SECONDS = 6 * 3600;
-
-    /**
-     * Runs {@code body} holding the {@code blob_guard} row lock (V31), so that servers sharing one database and blob
-     * store never decide "this blob is unused" while another is storing a bundle that names it. The lock is held by a
-     * transaction of its own; {@code body} runs its own transactions, and its outcome is what counts (the guard's
-     * commit only releases the lock). The wait, from {@code waitedSince} (before taking this server's store lock) until
-     * the row lock is held, is timed as {@link Waits.What#BLOB_GUARD}.
-     */
-    private <T> T guarded(long waitedSince, Guarded<T> body) throws IOException {
-        java.util.concurrent.atomic.AtomicReference<T> result = new java.util.concurrent.atomic.AtomicReference<>();
-        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
-        java.util.concurrent.atomic.AtomicBoolean ran = new java.util.concurrent.atomic.AtomicBoolean();
-        try {
-            QuarkusTransaction.requiringNew().timeout(GUARD_TIMEOUT_SECONDS).run(() -> {
-                Bundle.getEntityManager().createNativeQuery("select id from blob_guard where id = 1 for update").getResultList();
-                waits.record(Waits.What.BLOB_GUARD, System.nanoTime() - waitedSince);
-                ran.set(true);
-                try {
-                    result.set(body.run());
-                } catch (IOException | RuntimeException | Error e) {
-                    failure.set(e);
-                }
-            });
-        } catch (RuntimeException e) {
-            if (!ran.get()) {
-                throw e; // the lock was never taken: nothing happened
-            }
-            LOG.debugf("releasing the blob guard: %s", e.getMessage());
-        }
-        Throwable f = failure.get();
-        if (f instanceof IOException io) {
-            throw io;
-        } else if (f instanceof RuntimeException re) {
-            throw re;
-        } else if (f instanceof Error err) {
-            throw err;
-        }
-        return result.get();
     }
 
     private void removeStaleStaging() throws IOException {

@@ -33,6 +33,9 @@ public class Deployment {
     StoredBlobs blobs;
     @Inject
     BundleService bundles;
+    @Inject
+    dev.crashlab.config.CrashLabConfig config;
+    private java.util.concurrent.ScheduledExecutorService timer;
 
     private volatile String identity;
     private volatile boolean newDatabase;
@@ -44,9 +47,30 @@ public class Deployment {
         String p = verify(true);
         problem = p;
         if (p == null && !skipSweepOnce) {
-            bundles.sweepAtStartup();
+            bundles.sweepQuietly(true);
         } else if (p != null) {
             LOG.errorf("not ready: %s", p);
+        }
+        long every = config.blobSweepInterval().toMillis();
+        if (every > 0) {
+            timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "crashlab-blob-sweep");
+                t.setDaemon(true);
+                return t;
+            });
+            // only while the store is this deployment's and answers; one server at a time (BundleService.sweep)
+            timer.scheduleWithFixedDelay(() -> {
+                if (problem() == null) {
+                    bundles.sweepQuietly(false);
+                }
+            }, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+    }
+
+    @jakarta.annotation.PreDestroy
+    void stopTimer() {
+        if (timer != null) {
+            timer.shutdownNow();
         }
     }
 

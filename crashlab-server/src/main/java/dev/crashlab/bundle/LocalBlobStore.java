@@ -172,11 +172,18 @@ public final class LocalBlobStore implements BlobStore {
 
     /** Deletes what writes cut short by a crash left in {@code .incoming/}; returns how many files went. */
     @Override
-    public int clearIncoming() throws IOException {
+    public int clearIncoming(java.time.Duration olderThan) throws IOException {
         int n = 0;
+        java.time.Instant before = java.time.Instant.now().minus(olderThan);
         try (DirectoryStream<Path> leftovers = Files.newDirectoryStream(incoming)) {
             for (Path p : leftovers) {
-                if (Files.deleteIfExists(p)) {
+                boolean old;
+                try {
+                    old = olderThan.isZero() || Files.getLastModifiedTime(p).toInstant().isBefore(before);
+                } catch (java.nio.file.NoSuchFileException gone) {
+                    continue;
+                }
+                if (old && Files.deleteIfExists(p)) {
                     n++;
                 }
             }

@@ -53,8 +53,6 @@ public final class S3BlobStore implements BlobStore, Closeable {
     private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
     /** S3's smallest part (except the last). */
     public static final long MIN_PART = 5L * 1024 * 1024;
-    /** Multipart uploads older than this are taken for abandoned by {@link #clearIncoming()}. */
-    static final Duration ABANDONED = Duration.ofHours(24);
 
     /**
      * Where and how to reach the store.
@@ -289,7 +287,7 @@ public final class S3BlobStore implements BlobStore, Closeable {
         try {
             s3.abortMultipartUpload(b -> b.bucket(where.bucket()).key(key).uploadId(uploadId));
         } catch (SdkException ignored) {
-            // clearIncoming() aborts it later
+            // the periodic sweep (clearIncoming) aborts it later
         }
     }
 
@@ -339,13 +337,13 @@ public final class S3BlobStore implements BlobStore, Closeable {
     }
 
     /**
-     * Aborts multipart uploads under the prefix started more than {@link #ABANDONED} ago (a server died mid-upload;
+     * Aborts multipart uploads under the prefix started more than {@code olderThan} ago (a server died mid-upload;
      * their parts are invisible but cost storage). Recent ones may belong to another server still uploading.
      */
     @Override
-    public int clearIncoming() throws IOException {
+    public int clearIncoming(Duration olderThan) throws IOException {
         int n = 0;
-        Instant before = Instant.now().minus(ABANDONED);
+        Instant before = Instant.now().minus(olderThan);
         try {
             for (MultipartUpload u : s3.listMultipartUploadsPaginator(b -> b.bucket(where.bucket()).prefix(where.prefix())).uploads()) {
                 if (u.initiated() != null && u.initiated().isBefore(before)) {

@@ -130,7 +130,7 @@ public class StoredBlobs implements BlobStore {
     }
 
     @Override
-    public int clearIncoming() throws IOException {
-        return local.clearIncoming();
+    public int clearIncoming(java.time.Duration olderThan) throws IOException {
+        return local.clearIncoming(olderThan);
     }
 }

@@ -80,6 +80,14 @@ public interface CrashLabConfig {
         /** How long a request for a bundle still being read waits for it before answering 409. */
         @WithDefault("30s")
         java.time.Duration readWait();
+
+        /**
+         * How long a server's hold on a bundle it reads lasts without renewal (it renews every third of this while it
+         * reads); a bundle whose server died is taken over by another server this long after its last renewal. Every
+         * server looks for such bundles every half of this (env CRASHLAB_INGEST_LEASE).
+         */
+        @WithDefault("60s")
+        java.time.Duration lease();
     }
 
     /** Accounts, sessions and API tokens. */
@@ -147,6 +155,14 @@ public interface CrashLabConfig {
         /** How long change-log rows are kept; a server whose index is older than that rebuilds it from the database. */
         @WithDefault("7d")
         java.time.Duration logRetention();
+
+        /**
+         * How often a server compares its index with the database (counts, and a checksum of bundle ids and entries)
+         * and indexes again what differs: changes that bypassed the change log, such as hand SQL or a restore (env
+         * CRASHLAB_CRASH_INDEX_VERIFY_INTERVAL); 0 turns it off.
+         */
+        @WithDefault("15m")
+        java.time.Duration verifyInterval();
     }
 
     /** Where blobs live: env CRASHLAB_BLOB_STORE, unset for {@code <data-dir>/blobs}, or {@code s3://bucket/prefix}. */
@@ -162,6 +178,14 @@ public interface CrashLabConfig {
      */
     @WithDefault("1h")
     java.time.Duration blobGrace();
+
+    /**
+     * How often one of the servers sweeps the blob store: unreferenced blobs (after the grace period), multipart
+     * uploads older than an hour, claims of uploads that died (env CRASHLAB_BLOB_SWEEP_INTERVAL). The first sweep
+     * runs at start-up.
+     */
+    @WithDefault("1h")
+    java.time.Duration blobSweepInterval();
 
     /** Connection to the object store (env CRASHLAB_S3_ENDPOINT, CRASHLAB_S3_REGION, ...). */
     interface S3 {

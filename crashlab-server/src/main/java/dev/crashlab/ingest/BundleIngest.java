@@ -4,6 +4,7 @@ import dev.crashlab.bundle.BlobStore;
 import dev.crashlab.bundle.Bundle;
 import dev.crashlab.bundle.BundleService;
 import dev.crashlab.bundle.BundleStatus;
+import dev.crashlab.bundle.ReadLeases;
 import dev.crashlab.bundle.BundleViews.ArtifactView;
 import dev.crashlab.bundle.BundleViews.BundleView;
 import dev.crashlab.config.CrashLabConfig;
@@ -67,7 +68,12 @@ public class BundleIngest {
     @Inject
     Waits waits;
 
+    @Inject
+    ReadLeases leases;
+
     private final Set<Long> queued = ConcurrentHashMap.newKeySet();
+    private final Set<Long> running = ConcurrentHashMap.newKeySet();
+    private volatile java.util.concurrent.ScheduledExecutorService timer;
     private final Map<Long, CompletableFuture<Void>> waiters = new ConcurrentHashMap<>();
     private volatile ExecutorService pool;
 
@@ -85,38 +91,76 @@ public class BundleIngest {
         return p;
     }
 
-    /** Resumes what a stopped server left: unfinished bundles, and bundles an older reader version read. */
+    /**
+     * Resumes what a stopped server left (its own unfinished bundles, bundles whose server's lease ran out, bundles an
+     * older reader version read), then renews this server's leases and looks for bundles another server left, on a timer.
+     */
     void resumeAtStartup(@Observes @Priority(5000) StartupEvent event) {
-        List<Long> ids = QuarkusTransaction.requiringNew().call(() -> {
-            Bundle.update("status = ?1, artifactsRead = 0, readError = null where readerVersion is not null and readerVersion < ?2",
-                    BundleStatus.PROCESSING, BundleReader.VERSION);
-            return Bundle.getEntityManager()
-                    .createQuery("select b.id from Bundle b where b.status = :s order by b.id", Long.class)
-                    .setParameter("s", BundleStatus.PROCESSING)
-                    .getResultList();
-        });
+        QuarkusTransaction.requiringNew().run(() -> Bundle.update("status = ?1, artifactsRead = 0, readError = null,"
+                + " readLeaseOwner = null, readLeaseUntil = null where readerVersion is not null and readerVersion < ?2",
+                BundleStatus.PROCESSING, BundleReader.VERSION));
+        List<Long> ids = leases.orphaned();
         if (!ids.isEmpty()) {
-            LOG.infof("reading %d bundle(s) left unfinished or read by an older reader version", ids.size());
+            LOG.infof("reading %d bundle(s) left unfinished, or read by an older reader version", ids.size());
         }
         ids.forEach(this::submit);
+        long lease = Math.max(300, leases.lease().toMillis());
+        timer = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("bundle-lease").daemon().factory());
+        timer.scheduleWithFixedDelay(this::renewQuietly, lease / 3, lease / 3, TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(this::takeOverQuietly, lease / 2, lease / 2, TimeUnit.MILLISECONDS);
+    }
+
+    private void renewQuietly() {
+        try {
+            leases.renew(Set.copyOf(running));
+        } catch (RuntimeException e) {
+            LOG.warnf("could not renew this server's leases on the bundles it reads: %s", e.toString());
+        }
+    }
+
+    /** Submits the PROCESSING bundles whose server's lease ran out (it died, or stopped mid-way). */
+    private void takeOverQuietly() {
+        try {
+            for (long id : leases.orphaned()) {
+                if (!queued.contains(id)) {
+                    LOG.infof("taking over bundle %d: the server that was reading it let its lease run out", id);
+                    submit(id);
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warnf("could not look for bundles left by other servers: %s", e.toString());
+        }
     }
 
     void stop(@Observes ShutdownEvent event) {
+        if (timer != null) {
+            timer.shutdownNow();
+        }
         ExecutorService p = pool;
         if (p != null) {
             p.shutdownNow();
         }
     }
 
-    /** Queues a stored bundle for reading (once, however often it is asked). */
+    /**
+     * Queues a stored bundle for reading (once, however often it is asked); it is read if this server holds its lease
+     * or can take it ({@link ReadLeases#take}), and left to the server that holds it otherwise.
+     */
     public void submit(long bundleId) {
         if (queued.add(bundleId)) {
             long queuedAt = System.nanoTime();
             pool().execute(() -> {
                 waits.record(Waits.What.INGEST_QUEUE, System.nanoTime() - queuedAt);
                 try {
-                    process(bundleId);
+                    if (leases.take(bundleId)) {
+                        running.add(bundleId);
+                        process(bundleId);
+                    }
+                } catch (RuntimeException e) {
+                    LOG.warnf("could not take bundle %d to read it (another server takes it when its lease runs out): %s",
+                            bundleId, e.toString());
                 } finally {
+                    running.remove(bundleId);
                     queued.remove(bundleId);
                 }
             });
@@ -152,8 +196,8 @@ public class BundleIngest {
             step = "diagnosing it";
             testPause(pause);
             diagnoses.computeQuietly(bundleId);
-            QuarkusTransaction.requiringNew().run(() -> Bundle.update("status = ?1, readError = null where id = ?2",
-                    BundleStatus.READY, bundleId));
+            QuarkusTransaction.requiringNew().run(() -> Bundle.update("status = ?1, readError = null, readLeaseOwner = null,"
+                    + " readLeaseUntil = null where id = ?2", BundleStatus.READY, bundleId));
         } catch (Exception | OutOfMemoryError | StackOverflowError e) {
             // a failure that would happen again at once is not retried in a loop: the bundle says why and waits
             // for someone to read it again (POST /api/bundles/{id}/read); a server killed meanwhile resumes it
@@ -181,8 +225,8 @@ public class BundleIngest {
 
     private void markFailed(long bundleId, String reason) {
         try {
-            QuarkusTransaction.requiringNew().run(() -> Bundle.update("status = ?1, readError = ?2 where id = ?3 and status = ?4",
-                    BundleStatus.FAILED, reason, bundleId, BundleStatus.PROCESSING));
+            QuarkusTransaction.requiringNew().run(() -> Bundle.update("status = ?1, readError = ?2, readLeaseOwner = null,"
+                    + " readLeaseUntil = null where id = ?3 and status = ?4", BundleStatus.FAILED, reason, bundleId, BundleStatus.PROCESSING));
         } catch (RuntimeException e) {
             // the database itself is failing: left PROCESSING, read again at the next start
             LOG.errorf(e, "could not mark bundle %d as failed; it is read again at the next start", bundleId);

@@ -25,7 +25,7 @@ public class Waits {
     public enum What {
         /** A bundle's row lock ({@code select ... for update}): writers of its facts or diagnosis, and deletes. */
         BUNDLE_ROW_LOCK("bundle-row-lock"),
-        /** The blob guard: this server's store lock and the {@code blob_guard} row, held while blobs are stored or removed. */
+        /** A blob stripe row ({@code blob_stripe}, V48): held for a moment while an upload claims its hashes, or while one unused blob is deleted. */
         BLOB_GUARD("blob-guard"),
         /** A stored bundle's time in line before a reading worker takes it. */
         INGEST_QUEUE("ingest-queue"),

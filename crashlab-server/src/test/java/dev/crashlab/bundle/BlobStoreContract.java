@@ -166,7 +166,7 @@ abstract class BlobStoreContract {
         byte[] bytes = random(100, 6);
         String sha = sha(bytes);
         store.putFile(file("k", bytes), sha);
-        store.clearIncoming();
+        store.clearIncoming(java.time.Duration.ZERO);
         assertThat(store.contains(sha)).isTrue();
         assertThat(readSha(store, sha)).isEqualTo(sha);
     }

@@ -19,6 +19,8 @@ class BlobSweepTest {
 
     @Inject
     BundleService service;
+    @Inject
+    BlobClaims claims;
 
     @Test
     void removesUnfinishedWritesAndUnreferencedBlobsOnly() throws Exception {
@@ -34,16 +36,25 @@ class BlobSweepTest {
                 .toAbsolutePath().normalize().resolve("blobs");
         Files.setLastModifiedTime(new LocalBlobStore(blobs).pathOf(orphan),
                 java.nio.file.attribute.FileTime.from(java.time.Instant.now().minus(java.time.Duration.ofHours(3))));
+        // an old blob an upload in flight has just claimed (it found it stored and will commit rows naming it)
+        String claimedOld = service.blobs().put(new ByteArrayInputStream(("claimed " + System.nanoTime()).getBytes(StandardCharsets.UTF_8)));
+        Files.setLastModifiedTime(new LocalBlobStore(blobs).pathOf(claimedOld),
+                java.nio.file.attribute.FileTime.from(java.time.Instant.now().minus(java.time.Duration.ofHours(3))));
+        String upload = claims.claim(java.util.List.of(claimedOld));
         String recent = service.blobs().put(new ByteArrayInputStream(("recent " + System.nanoTime()).getBytes(StandardCharsets.UTF_8)));
         Path halfWritten = Files.writeString(org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("crashlab.data-dir", Path.class)
                 .toAbsolutePath().normalize().resolve("blobs/.incoming/0000-dead.tmp"), "half");
 
-        BundleService.SweepResult result = service.sweep();
+        BundleService.SweepResult result = service.sweep(true);
 
         assertThat(result.orphanBlobs()).isGreaterThanOrEqualTo(1);
         assertThat(result.incomingFiles()).isGreaterThanOrEqualTo(1);
         assertThat(service.blobs().contains(orphan)).isFalse();
         assertThat(service.blobs().contains(recent)).as("within the grace period").isTrue();
+        assertThat(service.blobs().contains(claimedOld)).as("claimed by an upload in flight").isTrue();
+        claims.release(upload);
+        assertThat(claims.deleteIfUnused(claimedOld)).as("once the claim is gone and no row names it").isTrue();
+        assertThat(claims.deleteIfUnused(keptSha)).as("a row names it").isFalse();
         assertThat(halfWritten).doesNotExist();
         assertThat(service.blobs().contains(keptSha)).isTrue();
         given().get("/api/bundles/" + id + "/artifacts/" + given().get("/api/bundles/" + id).then().extract().<Integer>path("artifacts[0].id") + "/content")

@@ -36,6 +36,7 @@ public final class ChildServer implements AutoCloseable {
     private final String database; // null: the test's own database, shared, never dropped
     private final Map<String, String> settings;
     private final List<String> jvmFlags;
+    private boolean ownsDatabase = true;
     private Process process;
     private URI base;
     private Path gcLog;
@@ -86,6 +87,28 @@ public final class ChildServer implements AutoCloseable {
         return server;
     }
 
+    /**
+     * Starts a second server on {@code other}'s own database (see {@link #start}) with a fresh data folder of its own;
+     * closing it stops it and leaves the database to {@code other}.
+     */
+    public static ChildServer sharing(String name, ChildServer other, Map<String, String> settings, List<String> jvmFlags)
+            throws IOException, InterruptedException {
+        if (other.database == null) {
+            throw new IllegalArgumentException("share a server's own database (ChildServer.start), not the test's");
+        }
+        Path dir = Files.createDirectories(Path.of("target", "child-servers", other.database + "-" + name).toAbsolutePath());
+        ChildServer server = new ChildServer(dir, other.database, settings, jvmFlags);
+        server.ownsDatabase = false;
+        server.start();
+        return server;
+    }
+
+    /** A JDBC connection to this server's database (its own, or the test's), for tests that look at rows. */
+    public Connection connection() throws SQLException {
+        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + System.getenv("TEST_PG_PORT") + "/"
+                + (database == null ? "crashlab" : database), "crashlab", "");
+    }
+
     private static Connection admin() throws SQLException {
         return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + System.getenv("TEST_PG_PORT") + "/crashlab", "crashlab", "");
     }
@@ -122,14 +145,14 @@ public final class ChildServer implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("server.log").toFile()));
         process = pb.start();
-        long deadline = System.nanoTime() + Duration.ofMinutes(4).toNanos();
+        long deadline = System.nanoTime() + Duration.ofMinutes(8).toNanos();
         while (!Files.exists(urlFile)) {
             if (!process.isAlive()) {
                 throw new AssertionError("the child server exited (" + process.exitValue() + ") before serving:\n" + logTail());
             }
             if (System.nanoTime() > deadline) {
                 killHard();
-                throw new AssertionError("the child server did not serve within 4 minutes:\n" + logTail());
+                throw new AssertionError("the child server did not serve within 8 minutes:\n" + logTail());
             }
             Thread.sleep(200);
         }
@@ -247,8 +270,10 @@ public final class ChildServer implements AutoCloseable {
             return;
         }
         killHard();
-        try (Connection c = admin(); Statement s = c.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+        if (ownsDatabase) {
+            try (Connection c = admin(); Statement s = c.createStatement()) {
+                s.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+            }
         }
         if (Files.exists(dataDir)) {
             try (var walk = Files.walk(dataDir)) {

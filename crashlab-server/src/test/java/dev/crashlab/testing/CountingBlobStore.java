@@ -104,7 +104,7 @@ public class CountingBlobStore implements BlobStore {
     }
 
     @Override
-    public int clearIncoming() throws IOException {
-        return delegate.clearIncoming();
+    public int clearIncoming(java.time.Duration olderThan) throws IOException {
+        return delegate.clearIncoming(olderThan);
     }
 }

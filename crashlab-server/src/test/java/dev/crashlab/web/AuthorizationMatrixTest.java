@@ -77,6 +77,7 @@ class AuthorizationMatrixTest {
         POLICY.put("GET /api/admin/tokens", ADMIN);
         POLICY.put("GET /api/admin/retention", ADMIN);
         POLICY.put("GET /api/admin/workers", ADMIN);
+        POLICY.put("POST /api/admin/crash-index/verify", ADMIN);
         POLICY.put("GET /api/audit", ADMIN);
         POLICY.put("GET /api/audit/choices", ADMIN);
         POLICY.put("GET /api/bundles", VIEWER);

@@ -174,6 +174,62 @@ final class CrashIndexSync {
         }
     }
 
+    /**
+     * What a comparison of the index with the database found ({@link CrashIndex.Drift}), and whether the differing
+     * bundles were indexed again as the database has them now.
+     */
+    record Drift(CrashIndex.Drift found, boolean repaired) {
+        boolean clean() {
+            return found.clean();
+        }
+
+        /** One line for the log. */
+        String summary() {
+            return found.summary() + (found.clean() ? "" : repaired ? " (repaired)" : " (not repaired)");
+        }
+    }
+
+    /**
+     * Compares the index with the database after applying the change log (so only what bypassed the log differs) and,
+     * when {@code repair}, indexes the differing bundles as the database has them now; commits.
+     */
+    synchronized Drift verify(boolean repair) {
+        catchUp();
+        Map<Long, Long> database = new HashMap<>();
+        long after = -1;
+        while (true) {
+            long from = after;
+            List<Object[]> rows = QuarkusTransaction.requiringNew().call(() -> Bundle.getEntityManager().createQuery(
+                    "select b.id, d.signatureJson, b.uploadedAt, r.bundleId from Bundle b"
+                            + " join BundleDiagnosis d on d.bundleId = b.id left join BundleResolution r on r.bundleId = b.id"
+                            + " where b.id > :after order by b.id", Object[].class)
+                    .setParameter("after", from).setMaxResults(BATCH * 10).getResultList());
+            for (Object[] r : rows) {
+                long id = (Long) r[0];
+                Long fp = CrashIndex.fingerprint(id, (String) r[1], ((Instant) r[2]).toEpochMilli(), r[3] != null);
+                if (fp != null) {
+                    database.put(id, fp);
+                }
+                after = id;
+            }
+            if (rows.size() < BATCH * 10) {
+                break;
+            }
+        }
+        CrashIndex.Drift found = CrashIndex.compare(database, index.fingerprints());
+        boolean fix = repair && !found.clean();
+        if (fix) {
+            List<Long> again = new ArrayList<>(found.missing());
+            again.addAll(found.changed());
+            if (!again.isEmpty()) {
+                apply(again);
+            }
+            found.extra().forEach(index::remove); // gone, or without a signature: nothing of it belongs in the index
+            commit();
+        }
+        return new Drift(found, fix);
+    }
+
     /** Once an hour: refreshes the commit's time (an idle index is not stale) and prunes old change rows. */
     synchronized void housekeeping() {
         long now = System.currentTimeMillis();

@@ -374,6 +374,37 @@ public class CrashSearchService implements ConfirmedCrashLookup {
         }
     }
 
+    /**
+     * What comparing this server's index with the database found (see {@code CrashIndexSync.verify}).
+     *
+     * @param databaseCount bundles with a signature in the database
+     * @param indexCount bundles in this server's index
+     * @param databaseChecksum, indexChecksum order-free checksums of (bundle id, entry fingerprint); equal when they agree
+     * @param missing, extra, changed the bundle ids that differ (at most 100 of each listed), with their counts
+     * @param repaired whether the differing bundles were indexed again as the database has them
+     */
+    public record IndexDrift(long databaseCount, long indexCount, String databaseChecksum, String indexChecksum,
+                             int missingCount, int extraCount, int changedCount, List<Long> missing, List<Long> extra,
+                             List<Long> changed, boolean repaired, String summary) {}
+
+    /** Compares this server's index with the database; {@code repair} indexes again what differs. */
+    public IndexDrift verifyIndex(boolean repair) {
+        index();
+        CrashIndexSync s = sync;
+        if (s == null) {
+            throw new IllegalStateException("the past-crash index is not open");
+        }
+        CrashIndexSync.Drift d = s.verify(repair);
+        CrashIndex.Drift f = d.found();
+        return new IndexDrift(f.databaseCount(), f.indexCount(), f.databaseChecksum(), f.indexChecksum(), f.missing().size(),
+                f.extra().size(), f.changed().size(), head(f.missing()), head(f.extra()), head(f.changed()), d.repaired(),
+                d.summary());
+    }
+
+    private static List<Long> head(List<Long> ids) {
+        return List.copyOf(ids.subList(0, Math.min(100, ids.size())));
+    }
+
     /** Reads the change log now (tests; the poller does it every {@code poll-interval}); returns the changes applied. */
     int syncNow() {
         index();
@@ -451,6 +482,27 @@ public class CrashSearchService implements ConfirmedCrashLookup {
                 LOG.warnf("past-crash index: reading the change log failed: %s", e.toString());
             }
         }, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
+        long verifyEvery = config.crashIndex().verifyInterval().toMillis();
+        if (verifyEvery > 0) {
+            poller.scheduleWithFixedDelay(() -> {
+                CrashIndexSync s = sync;
+                if (s == null) {
+                    return;
+                }
+                try {
+                    CrashIndexSync.Drift d = s.verify(true);
+                    if (d.clean()) {
+                        LOG.debugf("past-crash index agrees with the database: %s", d.summary());
+                    } else {
+                        LOG.warnf("past-crash index differed from the database (a change that bypassed the change log):"
+                                + " %s; missing %s, extra %s, changed %s", d.summary(), head(d.found().missing()),
+                                head(d.found().extra()), head(d.found().changed()));
+                    }
+                } catch (RuntimeException e) {
+                    LOG.warnf("past-crash index: comparing it with the database failed: %s", e.toString());
+                }
+            }, verifyEvery, verifyEvery, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
     }
 
     /*
