@@ -86,7 +86,7 @@ class SecurityProbesTest {
         given().header("Authorization", "").cookie("crashlab_session", cookie).get("/api/bundles").then().statusCode(401);
     }
 
-    /** A disabled account cannot sign in (with its right password), and its session ends at once. */
+    /** A disabled account cannot sign in (with its right password: 403 account-disabled), and its session ends at once. */
     @Test
     void aDisabledAccountCannotSignInAndItsSessionEnds() {
         String user = "disabled-" + suffix();
@@ -95,7 +95,9 @@ class SecurityProbesTest {
         long id = given().get("/api/admin/users").then().extract().jsonPath().getLong("find { it.username == '" + user + "' }.id");
         given().contentType("application/json").body(Map.of("disabled", true)).put("/api/admin/users/" + id).then().statusCode(200);
         given().header("Authorization", "").cookie("crashlab_session", cookie).get("/api/auth/me").then().statusCode(401);
-        login(user, password).then().statusCode(401);
+        // told so only after the right password (a wrong one reads as any wrong sign-in)
+        login(user, password).then().statusCode(403).body("type", containsString("account-disabled"));
+        login(user, "wrong-" + password).then().statusCode(401);
     }
 
     /** The session cookie cannot be read by script nor sent by another site's forms. */
