@@ -97,9 +97,16 @@ public final class MemoryEstimator {
      * An upper bound of the host memory one pass of {@code p} holds when the CPU backend replays it on
      * {@code threads} threads: its float32 operands and output, NHWC layout copies, half-type rounding copies
      * and the kernels' scratch (padded input planes, packed panels, partial sums), the largest of the three passes.
+     *
+     * <p>NOTE: the CPU backend's arrays are int-indexed; a pass whose operands or scratch cannot be counted in them
+     * (its sizing overflows) cannot be replayed on the CPU at all, and its bound is {@link Long#MAX_VALUE}.
      */
     public static long cpuReplayBytes(ConvProblem p, int threads) {
-        return CpuConvBackend.passBound(p, threads);
+        try {
+            return CpuConvBackend.passBound(p, threads);
+        } catch (ArithmeticException tooLargeForJavaArrays) {
+            return Long.MAX_VALUE;
+        }
     }
 
     /**
@@ -116,7 +123,9 @@ public final class MemoryEstimator {
             positions = product(p.outDims());
             channels = p.inChannels();
         }
-        long columns = p.batch() * positions * channels * product(p.kernel()) * p.dtype().bytes;
+        // saturating: sizes within the spec's limits can still multiply past long here
+        long columns = ReproSpecJson.elements(p.batch(), channels, p.kernel());
+        columns = ReproSpecJson.elements(columns, positions, new int[] {p.dtype().bytes});
         return Math.min(columns, WORKSPACE_LIMIT_BYTES);
     }
 

@@ -132,7 +132,11 @@ public record ReplayFindings(String memory, String time, Boolean exceedsReporter
     }
 
     private static boolean fits(ReproSpec spec, int batch) {
-        return Boolean.TRUE.equals(MemoryEstimator.estimate(spec.withBatch(batch)).fits());
+        ReproSpec at = spec.withBatch(batch);
+        if (at.problems().stream().anyMatch(p -> ReproSpecJson.overLimit(p) != null)) {
+            return false; // past what a spec may describe (and what the estimator's sums can count)
+        }
+        return Boolean.TRUE.equals(MemoryEstimator.estimate(at).fits());
     }
 
     private static String trim(double v) {

@@ -36,6 +36,13 @@ public final class ReproSpecJson {
     /** Largest accepted batch, channel count or spatial size: beyond any real model, small enough to stay in int. */
     static final int MAX_SIZE = 1 << 20;
 
+    /**
+     * Most elements one tensor of a layer (its input, output or filter) may hold: 2^40, 4 TiB of float32, past any
+     * card. Sizes each within {@link #MAX_SIZE} still multiply past {@code long}; a spec over this is refused with
+     * words, so that the estimator's sums cannot overflow.
+     */
+    static final long MAX_ELEMENTS = 1L << 40;
+
     private static final Set<String> TOP_FIELDS = Set.of("format", "batch", "dtype", "mixed_precision", "layout",
             "mode", "optimizer", "reporter_gpu", "notes", "layers");
     private static final Set<String> LAYER_FIELDS = Set.of("name", "in_channels", "out_channels", "input", "kernel",
@@ -171,6 +178,44 @@ public final class ReproSpecJson {
     }
 
     /** Walks one document, collecting problems; returns null where the spec cannot be built. */
+    /**
+     * Says which tensor of {@code p} holds more than {@link #MAX_ELEMENTS} elements (with its count, saturated), or
+     * null when none does. Computed without overflow, whatever the sizes.
+     */
+    static String overLimit(ConvProblem p) {
+        long groups = Math.max(1, p.groups());
+        String over = over("input", elements(p.batch(), p.inChannels(), p.inDims()));
+        over = over != null ? over : over("output", elements(p.batch(), p.outChannels(), p.outDims()));
+        return over != null ? over : over("filter", p.transposed()
+                ? elements(p.inChannels(), p.outChannels() / groups, p.kernel())
+                : elements(p.outChannels(), p.inChannels() / groups, p.kernel()));
+    }
+
+    private static String over(String tensor, long n) {
+        if (n <= MAX_ELEMENTS) {
+            return null;
+        }
+        return "its " + tensor + " tensor holds " + (n == Long.MAX_VALUE ? "more than 2^63" : String.valueOf(n))
+                + " elements, more than the 2^40 (" + MAX_ELEMENTS + ") a spec may describe; check the batch, channel and"
+                + " spatial sizes";
+    }
+
+    /** {@code a * b * prod(dims)} (all non-negative), or {@link Long#MAX_VALUE} when that overflows. */
+    static long elements(long a, long b, int[] dims) {
+        if (a == Long.MAX_VALUE || b == Long.MAX_VALUE) {
+            return a == 0 || b == 0 ? 0 : Long.MAX_VALUE;
+        }
+        try {
+            long n = Math.multiplyExact(a, b);
+            for (int d : dims) {
+                n = Math.multiplyExact(n, (long) d);
+            }
+            return n;
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
     private static final class Reader {
         final List<SpecProblem> problems = new ArrayList<>();
 
@@ -333,7 +378,12 @@ public final class ReproSpecJson {
                 }
                 try {
                     // the problem's own checks: groups divide channels, the kernel fits the padded input
-                    l.problem(batch == null ? 1 : batch, dtype, layout);
+                    ConvProblem p = l.problem(batch == null ? 1 : batch, dtype, layout);
+                    String over = overLimit(p);
+                    if (over != null) {
+                        problem("layers[" + i + "]", l.name() + ": " + over);
+                        continue;
+                    }
                     out.add(l);
                 } catch (IllegalArgumentException e) {
                     problem("layers[" + i + "]", e.getMessage());

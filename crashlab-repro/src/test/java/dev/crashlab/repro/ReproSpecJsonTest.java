@@ -114,6 +114,38 @@ class ReproSpecJsonTest {
         assertThat(r.problems().get(6).reason()).contains("kernel does not fit");
     }
 
+    /**
+     * Issue 26's note: sizes each within the limit whose product overflows (a 2^100-element input) gave a 500 from the
+     * estimator's int arithmetic; now the reader refuses the layer in words, and a large layer within the limit is
+     * estimated without throwing (the CPU bound saturates).
+     */
+    @Test
+    void tensorsPastTheElementLimitAreRefusedInWordsAndLargeOnesAreEstimated() {
+        ReproSpecJson.Read r = ReproSpecJson.read("""
+                {"format": 1, "batch": 1048576, "mode": "training", "layers": [
+                   {"name": "ok", "in_channels": 3, "out_channels": 8, "input": [32, 32], "kernel": [3, 3]},
+                   {"name": "huge", "in_channels": 1048576, "out_channels": 1048576, "input": [1048576, 1048576, 1048576],
+                    "kernel": [1, 1, 1]}
+                 ]}
+                """);
+        assertThat(r.ok()).isFalse();
+        assertThat(r.problems()).extracting(SpecProblem::path).containsExactly("layers[1]");
+        assertThat(r.problems().get(0).reason()).contains("huge", "input tensor", "more than 2^63", "2^40");
+
+        // 2^35 input elements (a real training batch on a large card): accepted, estimated, no exception
+        ReproSpecJson.Read big = ReproSpecJson.read("""
+                {"format": 1, "batch": 512, "mode": "training", "optimizer": "adam", "layers": [
+                   {"name": "wide", "in_channels": 1024, "out_channels": 1024, "input": [256, 256], "kernel": [3, 3],
+                    "padding": "same"}
+                 ]}
+                """);
+        assertThat(big.problems()).isEmpty();
+        MemoryEstimate e = MemoryEstimator.estimate(big.spec());
+        assertThat(e.totalBytes()).isGreaterThan(2L * 512 * 1024 * 256 * 256 * 4);
+        assertThat(e.layers().get(0).cpuReplayBytes()).isGreaterThan(4L * 512 * 1024 * 256 * 256); // or Long.MAX_VALUE: saturated
+        assertThat(e.layers().get(0).workspaceBytes()).isEqualTo(MemoryEstimator.WORKSPACE_LIMIT_BYTES);
+    }
+
     @Test
     void notJsonAndWrongShapesAreProblemsNotExceptions() {
         for (String bad : List.of("", "{", "[1, 2]", "null", "\"spec\"", "{\"format\": 2, \"batch\": 1, \"layers\": []}",

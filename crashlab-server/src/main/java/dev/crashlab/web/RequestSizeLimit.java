@@ -132,8 +132,9 @@ public class RequestSizeLimit {
      * {@code Transfer-Encoding}), or an HTTP/2 stream that says what type its body is.
      *
      * <p>NOTE: an HTTP/2 stream (h2c) without a Content-Length and without a Content-Type cannot be told from one its
-     * headers ended (the end arrives after this handler), so it passes; Vert.x's own body limit
-     * ({@code quarkus.http.limits.max-body-size}) is then its only bound. Known gap (issue 26).
+     * headers ended (the end arrives after this handler), so it passes here; {@link UndeclaredBodyLimit} bounds what
+     * the REST layer reads of it to {@link #MAX_BODY_BYTES}. (Reading it here instead cannot work: the REST layer
+     * pauses the request it is handed, which an HTTP/2 request whose end was read refuses.)
      */
     private static boolean mayCarryUndeclaredBody(HttpServerRequest request) {
         if (request.version() == io.vertx.core.http.HttpVersion.HTTP_2) {

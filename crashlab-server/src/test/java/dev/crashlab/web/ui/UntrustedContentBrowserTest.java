@@ -48,6 +48,11 @@ class UntrustedContentBrowserTest extends BrowserPageTest {
             <img src="x" onerror="%s"></body></html>
             """.formatted(SET_FLAG, SET_FLAG);
 
+    /** Names that are HTML: the bundle's name and a file's name must show as text on every page that lists them. */
+    static final String NAME_HTML = "<img src=x onerror=\"window.crashlabPwned=1\"><script>window.crashlabPwned=1</script>";
+
+    static final String FILE_NAME_HTML = "<img src=x onerror=window.crashlabPwned=1>.log";
+
     @Test
     void scriptsInUploadedFilesNeverRun() throws Exception {
         List<String> cspViolations = new ArrayList<>();
@@ -62,15 +67,27 @@ class UntrustedContentBrowserTest extends BrowserPageTest {
                 .text("drawing.svg", SVG)
                 .text("report.html", HTML)
                 .text("env.txt", "HF_TOKEN=" + token + "\n")
+                .text(FILE_NAME_HTML, "RuntimeError: CUDA out of memory\n")
                 .build());
 
         // uploaded through the UI: the browser's same-origin POST passes the Origin check
         page.navigate(index.toString());
         page.getByTestId("file-input").setInputFiles(zip);
-        page.getByLabel("Bundle name").fill("ui-untrusted");
+        page.getByLabel("Bundle name").fill("ui-untrusted " + NAME_HTML);
         page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Upload").setExact(true)).click();
         page.waitForURL(Pattern.compile(".*/bundles/\\d+$"));
         assertThat(page.getByTestId("redactions")).containsText("1 huggingface-token");
+        // the names show as text: on the bundle page, and in the list of bundles
+        assertThat(page.getByTestId("artifacts")).containsText(FILE_NAME_HTML);
+        assertThat(page.locator("body")).containsText("onerror=\"window.crashlabPwned=1\"");
+        assertFlagUnset(page, "the bundle page with HTML names");
+        String bundlePage = page.url();
+        page.navigate(index.toURI().resolve("/bundles").toString());
+        assertThat(page.locator("body")).containsText("ui-untrusted");
+        page.waitForTimeout(300); // an onerror handler would have fired by now
+        assertFlagUnset(page, "the list with an HTML bundle name");
+        page.navigate(bundlePage);
+        assertThat(page.getByTestId("artifacts")).containsText("report.html");
 
         for (String path : List.of("events.xml", "drawing.svg", "report.html")) {
             Locator row = page.getByTestId("artifacts").getByTestId("artifact-row")
