@@ -67,14 +67,12 @@ public final class BundleViews {
         }
         try {
             List<String> out = new java.util.ArrayList<>();
-            MAPPER.readTree(json).forEach(n -> out.add(n.path("message").asText()));
+            dev.crashlab.reader.FactsJson.mapper().readTree(json).forEach(n -> out.add(n.path("message").asText()));
             return out;
         } catch (java.io.IOException e) {
             return List.of();
         }
     }
-
-    private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = new com.fasterxml.jackson.databind.ObjectMapper();
 
     /** One file of a bundle. */
     public record ArtifactView(

@@ -242,21 +242,23 @@ public class BundleResource {
     @Operation(summary = "The facts read from every artifact of a bundle, as stored by its latest finished reading; answered "
             + "at once with the reading's status and progress (409 bundle-processing while nothing is stored yet): "
             + "{\"bundleId\", \"status\", \"artifactsRead\", \"artifactCount\", \"artifacts\":[{\"path\",\"type\",\"facts\",\"problems\"}], \"budgetNotes\"}")
-    public Map<String, Object> facts(@RestPath long id) {
+    public FactsView facts(@RestPath long id) {
         BundleView bundle = bundles.find(id).orElseThrow(() -> ProblemException.notFound("no bundle " + id));
         BundleFacts read = storedFacts.find(id, false).orElseThrow(() -> readingPending(bundle));
         List<ArtifactFacts> artifacts = read.artifacts().stream()
                 .map(a -> new ArtifactFacts(a.path(), a.type(), a.facts(), a.problemMessages()))
                 .toList();
-        Map<String, Object> out = new java.util.LinkedHashMap<>();
-        out.put("bundleId", id);
-        out.put("status", bundle.status().name());
-        out.put("artifactsRead", bundle.progress().artifactsRead());
-        out.put("artifactCount", bundle.progress().artifacts());
-        out.put("artifacts", artifacts);
-        out.put("budgetNotes", read.budgetHits().stream().map(h -> h.message()).toList());
-        return out;
+        return new FactsView(id, bundle.status(), bundle.progress().artifactsRead(), bundle.progress().artifacts(), artifacts,
+                read.budgetHits().stream().map(h -> h.message()).toList());
     }
+
+    /**
+     * A bundle's stored facts, per artifact, with the reading's status and progress.
+     *
+     * @param budgetNotes the per-bundle budgets the reading reached, in words
+     */
+    public record FactsView(long bundleId, dev.crashlab.bundle.BundleStatus status, int artifactsRead, int artifactCount,
+                            List<ArtifactFacts> artifacts, List<String> budgetNotes) {}
 
     /** A bundle with no reading stored: still being read (with its progress), or its reading failed; said at once. */
     private static ProblemException readingPending(BundleView b) {
