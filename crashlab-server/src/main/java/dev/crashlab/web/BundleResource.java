@@ -75,6 +75,7 @@ public class BundleResource {
     @Consumes(MediaType.MULTIPART_FORM_DATA)
     @RolesAllowed(Roles.REPORTER)
     @Operation(summary = "Upload a bundle as multipart parts: one archive, several loose files, or a mix")
+    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "201", description = "the stored bundle", content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = "application/json", schema = @org.eclipse.microprofile.openapi.annotations.media.Schema(implementation = BundleView.class)))
     public Response uploadMultipart(InputStream body, @RestHeader("Content-Type") String contentType)
             throws BundleRejectedException, IOException {
         String boundary = MultipartStream.boundary(contentType).orElseThrow(() -> malformed(
@@ -126,6 +127,7 @@ public class BundleResource {
                "application/x-tar", "application/x-gtar", "application/x-compressed-tar", "application/octet-stream"})
     @RolesAllowed(Roles.REPORTER)
     @Operation(summary = "Upload a bundle as one archive in the request body (zip, tar, tar.gz or gz)")
+    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "201", description = "the stored bundle", content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = "application/json", schema = @org.eclipse.microprofile.openapi.annotations.media.Schema(implementation = BundleView.class)))
     public Response uploadArchive(InputStream body, @RestQuery String name, @RestQuery String notes,
             @RestHeader("Content-Disposition") String disposition) throws BundleRejectedException, IOException {
         java.nio.file.Path received = bundles.newScratchFile(".body");
@@ -276,6 +278,7 @@ public class BundleResource {
     @RolesAllowed({Roles.REPORTER, Roles.TRIAGER})
     @Operation(summary = "Read a bundle again in the background (after reading it failed, or to refresh it; triagers any, "
             + "reporters their own); answers 202 with the bundle, status PROCESSING")
+    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "202", description = "the bundle, status PROCESSING", content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = "application/json", schema = @org.eclipse.microprofile.openapi.annotations.media.Schema(implementation = BundleView.class)))
     public Response readAgain(@RestPath long id) {
         dev.crashlab.account.Caller who = dev.crashlab.web.auth.Callers.of(identity);
         bundles.find(id).orElseThrow(() -> ProblemException.notFound("no bundle " + id));

@@ -7,6 +7,7 @@ import dev.crashlab.kb.KbArticle;
 import dev.crashlab.kb.Matcher;
 import dev.crashlab.kb.Remedy;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import dev.crashlab.kb.service.KnowledgeService;
 import dev.crashlab.search.KbHit;
 import dev.crashlab.web.problem.ProblemException;
@@ -115,9 +116,10 @@ public class KbResource {
      * @param absent true for a part that holds when nothing matches it (absent otherwise)
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record MatcherView(String id, String fact, Map<String, String> where, String text, String compat, String outcome,
-                              List<MatcherView> all, Boolean absent, double weight, boolean specific,
-                              @JsonInclude(JsonInclude.Include.ALWAYS) String says) {
+    public record MatcherView(@Schema(required = true) String id, String fact, Map<String, String> where, String text,
+                              String compat, String outcome, List<MatcherView> all, Boolean absent,
+                              @Schema(required = true) double weight, @Schema(required = true) boolean specific,
+                              @Schema(required = true, nullable = true) @JsonInclude(JsonInclude.Include.ALWAYS) String says) {
 
         static MatcherView of(Matcher m) {
             String fact = null;
