@@ -2949,342 +2949,359 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         ArticleList: {
-            articles?: components["schemas"]["ArticleSummary"][];
-            fingerprint?: string;
+            articles: components["schemas"]["ArticleSummary"][];
+            fingerprint: string;
         };
         ArticleSummary: {
-            id?: string;
-            title?: string;
-            category?: string;
-            platforms?: string[];
+            id: string;
+            title: string;
+            category: string;
+            platforms: string[];
             /** Format: double */
-            prior?: number;
+            prior: number;
         };
         ArticleView: {
-            id?: string;
-            title?: string;
-            category?: string;
-            platforms?: string[];
+            id: string;
+            title: string;
+            category: string;
+            platforms: string[];
             /** Format: double */
-            prior?: number;
-            matchers?: components["schemas"]["MatcherView"][];
-            against?: components["schemas"]["MatcherView"][];
-            remedies?: components["schemas"]["Remedy"][];
-            confirm?: string[];
-            references?: string[];
-            bodyMarkdown?: string;
-            bodyHtml?: string;
+            prior: number;
+            matchers: components["schemas"]["MatcherView"][];
+            against: components["schemas"]["MatcherView"][];
+            remedies: components["schemas"]["Remedy"][];
+            confirm: string[];
+            references: string[];
+            bodyMarkdown: string;
+            bodyHtml: string;
         };
         ArtifactFacts: {
-            path?: string;
-            type?: string;
-            facts?: components["schemas"]["Fact"][];
-            problems?: string[];
+            path: string;
+            type: string;
+            facts: components["schemas"]["Fact"][];
+            problems: string[];
         };
         ArtifactView: {
             /** Format: int64 */
-            id?: number;
-            path?: string;
-            type?: string;
-            typeLabel?: string;
+            id: number;
+            path: string;
+            type: string;
+            typeLabel: string;
             /** Format: int64 */
-            size?: number;
-            sha256?: string;
-            parseStatus?: components["schemas"]["ParseStatus"];
+            size: number;
+            sha256: string;
+            parseStatus: components["schemas"]["ParseStatus"];
         };
         Ask: {
-            artifact?: string;
-            why?: string;
-            between?: string[];
+            artifact: string;
+            why: string;
+            between: string[];
         };
         BundleRow: {
             /** Format: int64 */
-            id?: number;
-            name?: string;
-            displayName?: string;
-            uploadedAt?: components["schemas"]["Instant"];
+            id: number;
+            name: string;
+            displayName: string;
+            uploadedAt: components["schemas"]["Instant"];
             /** Format: int64 */
-            size?: number;
-            sha256?: string;
-            status?: components["schemas"]["BundleStatus"];
+            size: number;
+            sha256: string;
+            status: components["schemas"]["BundleStatus"];
             /** Format: int64 */
-            artifactCount?: number;
-            likelyCause?: components["schemas"]["LikelyCause"];
-            group?: string;
-            gpu?: string;
-            framework?: string;
-            pinned?: boolean;
+            artifactCount: number;
+            likelyCause: components["schemas"]["LikelyCause"] | null;
+            group: string | null;
+            gpu: string | null;
+            framework: string | null;
+            pinned: boolean;
         };
         /** @enum {string} */
         BundleStatus: "PROCESSING" | "READY" | "FAILED";
         BundleView: {
             /** Format: int64 */
-            id?: number;
-            name?: string;
-            uploadedAt?: components["schemas"]["Instant"];
+            id: number;
+            name: string;
+            uploadedAt: components["schemas"]["Instant"];
             /** Format: int64 */
-            size?: number;
-            sha256?: string;
-            status?: components["schemas"]["BundleStatus"];
-            notes?: string;
-            artifacts?: components["schemas"]["ArtifactView"][];
-            progress?: components["schemas"]["Progress"];
-            budgetNotes?: string[];
-            readError?: string;
-            redactions?: {
+            size: number;
+            sha256: string;
+            status: components["schemas"]["BundleStatus"];
+            notes: string | null;
+            artifacts: components["schemas"]["ArtifactView"][];
+            progress: components["schemas"]["Progress"];
+            budgetNotes: string[];
+            readError: string | null;
+            redactions: {
                 [key: string]: number;
             };
-            pinned?: boolean;
+            pinned: boolean;
         };
         Checked: {
-            spec?: components["schemas"]["ReproSpec"];
-            estimate?: components["schemas"]["MemoryEstimate"];
+            spec: components["schemas"]["ReproSpec"];
+            estimate: components["schemas"]["MemoryEstimate"];
         };
         Child: {
-            ending?: string;
+            ending: string;
             /** Format: int32 */
-            exit_code?: number;
-            signal?: string;
+            exit_code: number;
+            signal: string;
             /** Format: int64 */
-            duration_ms?: number;
-            description?: string;
-            log_tail?: string;
+            duration_ms: number;
+            description: string;
+            log_tail: string;
         };
         ClaimRequest: {
-            worker?: string;
-            backend?: string;
-            devices?: components["schemas"]["Device"][];
-            version?: string;
+            worker: string;
+            backend: string;
+            devices: components["schemas"]["Device"][];
+            version: string;
         };
         ClaimedJob: {
             /** Format: int64 */
-            id?: number;
-            spec?: components["schemas"]["ReproSpec"];
+            id: number;
+            spec: components["schemas"]["ReproSpec"];
             /** Format: int64 */
-            memoryCapBytes?: number;
+            memoryCapBytes: number;
             /** Format: int32 */
-            attempt?: number;
+            attempt: number;
             /** Format: int64 */
-            leaseSeconds?: number;
+            leaseSeconds: number;
         };
         CompatView: {
-            check?: string;
-            result?: string;
-            explanation?: string;
-            sources?: components["schemas"]["SourceRef"][];
+            check: string;
+            result: string;
+            explanation: string;
+            sources: components["schemas"]["SourceRef"][];
         };
         Completion: {
-            worker?: string;
-            state?: components["schemas"]["JobState"];
-            reason?: string;
-            result?: components["schemas"]["JobResult"];
+            worker: string;
+            state: components["schemas"]["JobState"];
+            reason: string;
+            result: components["schemas"]["JobResult"];
         };
         ConfirmRequest: {
-            articleId?: string;
-            note?: string;
+            articleId: string;
+            note: string;
         };
         Confirmed: {
-            articleId?: string;
-            title?: string;
-            note?: string;
-            confirmedAt?: components["schemas"]["Instant"];
+            articleId: string;
+            title: string;
+            note: string | null;
+            confirmedAt: components["schemas"]["Instant"];
         };
         ConfirmedBundle: {
             /** Format: int64 */
-            bundleId?: number;
-            name?: string;
-            uploadedAt?: components["schemas"]["Instant"];
-            note?: string;
-            confirmedAt?: components["schemas"]["Instant"];
+            bundleId: number;
+            name: string;
+            uploadedAt: components["schemas"]["Instant"];
+            note: string | null;
+            confirmedAt: components["schemas"]["Instant"];
         };
         ConfirmedBundles: {
-            articleId?: string;
+            articleId: string;
             /** Format: int64 */
-            total?: number;
-            bundles?: components["schemas"]["ConfirmedBundle"][];
+            total: number;
+            bundles: components["schemas"]["ConfirmedBundle"][];
         };
         Correlation: {
-            dimension?: string;
-            value?: string;
+            dimension: string;
+            value: string;
             /** Format: int64 */
-            inGroup?: number;
+            inGroup: number;
             /** Format: double */
-            groupShare?: number;
+            groupShare: number;
             /** Format: int64 */
-            overall?: number;
+            overall: number;
             /** Format: double */
-            overallShare?: number;
-            filter?: string;
+            overallShare: number;
+            filter: string;
         };
         CreateJob: {
             /** Format: int64 */
-            bundleId?: number;
-            spec?: components["schemas"]["JsonNode"];
-            target?: string;
+            bundleId: number;
+            /** @description a reproduction spec, its "format": 1 document */
+            spec: {
+                layers?: components["schemas"]["ReproLayer"][];
+                /** Format: int32 */
+                batch?: number;
+                dtype?: components["schemas"]["DType"];
+                mixedPrecision?: boolean;
+                layout?: components["schemas"]["Layout"];
+                mode?: components["schemas"]["Mode"];
+                optimizer?: components["schemas"]["Optimizer"];
+                reporterGpu?: components["schemas"]["ReporterGpu"];
+                notes?: string[];
+            };
+            target: string;
             /** Format: int64 */
-            memoryCapBytes?: number;
+            memoryCapBytes: number;
         };
         /** @enum {string} */
         DType: "FLOAT32" | "FLOAT16" | "BFLOAT16";
         Device: {
-            name?: string;
+            name: string;
             /** Format: int64 */
-            memoryBytes?: number;
-            unavailableReason?: string;
+            memoryBytes: number;
+            unavailableReason: string;
         };
         DiagnosisView: {
             /** Format: int64 */
-            bundleId?: number;
-            status?: components["schemas"]["BundleStatus"];
+            bundleId: number;
+            status: components["schemas"]["BundleStatus"];
             /** Format: int32 */
-            artifactsRead?: number;
+            artifactsRead: number;
             /** Format: int32 */
-            artifactCount?: number;
-            computedAt?: components["schemas"]["Instant"];
-            recomputed?: boolean;
-            verdict?: string;
-            equals?: string[];
-            hypotheses?: components["schemas"]["HypothesisDocument"][];
-            ask?: components["schemas"]["Ask"][];
-            compat?: components["schemas"]["CompatView"][];
-            notes?: string[];
-            kbFingerprint?: string;
+            artifactCount: number;
+            computedAt: components["schemas"]["Instant"];
+            recomputed: boolean;
+            verdict: string;
+            equals: string[];
+            hypotheses: components["schemas"]["HypothesisDocument"][];
+            ask: components["schemas"]["Ask"][];
+            compat: components["schemas"]["CompatView"][];
+            notes: string[];
+            kbFingerprint: string;
             /** Format: int32 */
-            otherEventCount?: number;
-            otherEvents?: components["schemas"]["SourceRef"][];
+            otherEventCount: number;
+            otherEvents: components["schemas"]["SourceRef"][];
         };
         Draft: {
             /** Format: int64 */
-            bundleId?: number;
-            spec?: components["schemas"]["ReproSpec"];
-            notes?: string[];
-            estimate?: components["schemas"]["MemoryEstimate"];
+            bundleId: number;
+            spec: components["schemas"]["ReproSpec"];
+            notes: string[];
+            estimate: components["schemas"]["MemoryEstimate"];
             /** Format: int64 */
-            suggestedMemoryCapBytes?: number;
+            suggestedMemoryCapBytes: number;
         };
         Entries: {
-            items?: components["schemas"]["Entry"][];
+            items: components["schemas"]["Entry"][];
             /** Format: int32 */
-            page?: number;
+            page: number;
             /** Format: int32 */
-            size?: number;
+            size: number;
             /** Format: int64 */
-            total?: number;
+            total: number;
         };
         Entry: {
             /** Format: int64 */
-            id?: number;
-            at?: components["schemas"]["Instant"];
-            actor?: string;
-            action?: string;
-            target?: string;
-            detail?: string;
+            id: number;
+            at: components["schemas"]["Instant"];
+            actor: string;
+            action: string;
+            target: string;
+            detail: string;
         };
         EventView: {
             /** Format: int64 */
-            recordId?: number;
-            time?: string;
-            level?: string;
-            provider?: string;
+            recordId: number;
+            time: string;
+            level: string;
+            provider: string;
             /** Format: int32 */
-            eventId?: number;
-            channel?: string;
-            computer?: string;
-            data?: {
+            eventId: number;
+            channel: string;
+            computer: string;
+            data: {
                 [key: string]: string;
             };
-            xml?: string;
+            xml: string;
         };
         EventWindow: {
-            artifact?: string;
-            event?: components["schemas"]["EventView"];
-            before?: components["schemas"]["EventView"][];
-            after?: components["schemas"]["EventView"][];
+            artifact: string;
+            event: components["schemas"]["EventView"];
+            before: components["schemas"]["EventView"][];
+            after: components["schemas"]["EventView"][];
         };
         EvidenceDocument: {
-            matcher?: string;
-            text?: string;
+            matcher: string;
+            text: string;
             /** Format: double */
-            weight?: number;
-            specific?: boolean;
-            context?: boolean;
-            source?: components["schemas"]["SourceRef"];
-            sources?: components["schemas"]["SourceRef"][];
+            weight: number;
+            specific: boolean;
+            context: boolean;
+            source: components["schemas"]["SourceRef"];
+            sources: components["schemas"]["SourceRef"][];
         };
         FacetValue: {
-            value?: string;
+            value: string;
             /** Format: int64 */
-            count?: number;
-            filter?: string;
+            count: number;
+            filter: string;
         };
+        /** @description One fact: kind and sources, plus the components of the record its kind names */
         Fact: {
-            kind?: string;
+            /** @description the fact's record name, e.g. ExitStatus */
+            kind: string;
+            sources: components["schemas"]["SourceRef"][];
+        } & {
+            [key: string]: unknown;
         };
         FactsView: {
             /** Format: int64 */
-            bundleId?: number;
-            status?: components["schemas"]["BundleStatus"];
+            bundleId: number;
+            status: components["schemas"]["BundleStatus"];
             /** Format: int32 */
-            artifactsRead?: number;
+            artifactsRead: number;
             /** Format: int32 */
-            artifactCount?: number;
-            artifacts?: components["schemas"]["ArtifactFacts"][];
-            budgetNotes?: string[];
+            artifactCount: number;
+            artifacts: components["schemas"]["ArtifactFacts"][];
+            budgetNotes: string[];
         };
         FieldHelp: {
-            name?: string;
-            example?: string;
+            name: string;
+            example: string;
         };
         Group: {
-            key?: string;
-            label?: string;
+            key: string;
+            label: string;
             /** Format: int64 */
-            count?: number;
-            firstSeen?: components["schemas"]["Instant"];
-            lastSeen?: components["schemas"]["Instant"];
-            causeId?: string;
-            causeTitle?: string;
+            count: number;
+            firstSeen: components["schemas"]["Instant"];
+            lastSeen: components["schemas"]["Instant"];
+            causeId: string;
+            causeTitle: string;
             /** Format: int64 */
-            confirmed?: number;
-            daily?: number[];
+            confirmed: number;
+            daily: number[];
             /** Format: int32 */
-            signatureVersion?: number;
-            signature?: string[];
-            signatureNotes?: string[];
+            signatureVersion: number;
+            signature: string[];
+            signatureNotes: string[];
         };
         GroupConfirmed: {
-            key?: string;
-            articleId?: string;
+            key: string;
+            articleId: string;
             /** Format: int32 */
-            confirmed?: number;
+            confirmed: number;
         };
         GroupPage: {
-            group?: components["schemas"]["Group"];
-            bundles?: components["schemas"]["SearchHit"][];
-            correlations?: components["schemas"]["Correlation"][];
+            group: components["schemas"]["Group"];
+            bundles: components["schemas"]["SearchHit"][];
+            correlations: components["schemas"]["Correlation"][];
             /** Format: int64 */
-            allBundles?: number;
+            allBundles: number;
         };
         Heartbeat: {
-            worker?: string;
-            progress?: string;
+            worker: string;
+            progress: string;
         };
         HeartbeatReply: {
-            cancel?: boolean;
-            reason?: string;
-            leaseExpiresAt?: components["schemas"]["Instant"];
+            cancel: boolean;
+            reason: string;
+            leaseExpiresAt: components["schemas"]["Instant"];
         };
         HypothesisDocument: {
-            id?: string;
-            title?: string;
-            category?: string;
-            strength?: string;
+            id: string;
+            title: string;
+            category: string;
+            strength: string;
             /** Format: double */
-            confidence?: number;
+            confidence: number;
             /** Format: double */
-            score?: number;
-            evidence?: components["schemas"]["EvidenceDocument"][];
-            against?: components["schemas"]["EvidenceDocument"][];
+            score: number;
+            evidence: components["schemas"]["EvidenceDocument"][];
+            against: components["schemas"]["EvidenceDocument"][];
         };
         /**
          * Format: date-time
@@ -3292,161 +3309,135 @@ export interface components {
          */
         Instant: string;
         JobPage: {
-            items?: components["schemas"]["JobSummary"][];
+            items: components["schemas"]["JobSummary"][];
             /** Format: int32 */
-            page?: number;
+            page: number;
             /** Format: int32 */
-            size?: number;
+            size: number;
             /** Format: int64 */
-            total?: number;
+            total: number;
         };
         JobResult: {
-            replay?: components["schemas"]["ReplayResult"];
-            child?: components["schemas"]["Child"];
-            worker?: string;
-            backend?: string;
+            replay: components["schemas"]["ReplayResult"];
+            child: components["schemas"]["Child"];
+            worker: string;
+            backend: string;
         };
         /** @enum {string} */
         JobState: "queued" | "claimed" | "running" | "passed" | "failed" | "crashed" | "timed-out" | "cancelled";
         JobSummary: {
             /** Format: int64 */
-            id?: number;
+            id: number;
             /** Format: int64 */
-            bundleId?: number;
-            state?: components["schemas"]["JobState"];
-            target?: string;
+            bundleId: number;
+            state: components["schemas"]["JobState"];
+            target: string;
             /** Format: int64 */
-            memoryCapBytes?: number;
-            worker?: string;
+            memoryCapBytes: number;
+            worker: string;
             /** Format: int32 */
-            attempts?: number;
-            progress?: string;
-            reason?: string;
-            createdAt?: components["schemas"]["Instant"];
-            finishedAt?: components["schemas"]["Instant"];
+            attempts: number;
+            progress: string;
+            reason: string;
+            createdAt: components["schemas"]["Instant"];
+            finishedAt: components["schemas"]["Instant"];
         };
         JobView: {
             /** Format: int64 */
-            id?: number;
+            id: number;
             /** Format: int64 */
-            bundleId?: number;
-            state?: components["schemas"]["JobState"];
-            target?: string;
+            bundleId: number;
+            state: components["schemas"]["JobState"];
+            target: string;
             /** Format: int64 */
-            memoryCapBytes?: number;
-            worker?: string;
+            memoryCapBytes: number;
+            worker: string;
             /** Format: int32 */
-            attempts?: number;
+            attempts: number;
             /** Format: int32 */
-            maxAttempts?: number;
-            cancelRequested?: boolean;
-            progress?: string;
-            reason?: string;
-            leaseExpiresAt?: components["schemas"]["Instant"];
-            createdAt?: components["schemas"]["Instant"];
-            startedAt?: components["schemas"]["Instant"];
-            finishedAt?: components["schemas"]["Instant"];
-            spec?: components["schemas"]["ReproSpec"];
-            result?: components["schemas"]["JobResult"];
+            maxAttempts: number;
+            cancelRequested: boolean;
+            progress: string;
+            reason: string;
+            leaseExpiresAt: components["schemas"]["Instant"];
+            createdAt: components["schemas"]["Instant"];
+            startedAt: components["schemas"]["Instant"];
+            finishedAt: components["schemas"]["Instant"];
+            spec: components["schemas"]["ReproSpec"];
+            result: components["schemas"]["JobResult"];
         };
-        JsonNode: {
-            empty?: boolean;
-            valueNode?: boolean;
-            containerNode?: boolean;
-            missingNode?: boolean;
-            array?: boolean;
-            object?: boolean;
-            nodeType?: components["schemas"]["JsonNodeType"];
-            pojo?: boolean;
-            number?: boolean;
-            integralNumber?: boolean;
-            floatingPointNumber?: boolean;
-            short?: boolean;
-            int?: boolean;
-            long?: boolean;
-            float?: boolean;
-            double?: boolean;
-            bigDecimal?: boolean;
-            bigInteger?: boolean;
-            textual?: boolean;
-            boolean?: boolean;
-            null?: boolean;
-            binary?: boolean;
-        };
-        /** @enum {string} */
-        JsonNodeType: "ARRAY" | "BINARY" | "BOOLEAN" | "MISSING" | "NULL" | "NUMBER" | "OBJECT" | "POJO" | "STRING";
         KbHit: {
-            id?: string;
-            title?: string;
-            category?: string;
+            id: string;
+            title: string;
+            category: string;
             /** Format: double */
-            score?: number;
-            snippets?: string[];
+            score: number;
+            snippets: string[];
         };
         Lab: {
-            workers?: components["schemas"]["WorkerView"][];
-            remoteWorkers?: boolean;
-            localWorker?: boolean;
+            workers: components["schemas"]["WorkerView"][];
+            remoteWorkers: boolean;
+            localWorker: boolean;
         };
         LayerMemory: {
-            name?: string;
+            name: string;
             /** Format: int64 */
-            activation_bytes?: number;
+            activation_bytes: number;
             /** Format: int64 */
-            weight_bytes?: number;
+            weight_bytes: number;
             /** Format: int64 */
-            gradient_bytes?: number;
+            gradient_bytes: number;
             /** Format: int64 */
-            optimizer_bytes?: number;
+            optimizer_bytes: number;
             /** Format: int64 */
-            workspace_bytes?: number;
+            workspace_bytes: number;
             /** Format: int64 */
-            transient_bytes?: number;
+            transient_bytes: number;
             /** Format: int64 */
-            total_bytes?: number;
+            total_bytes: number;
             /** Format: int64 */
-            cpu_replay_bytes?: number;
+            cpu_replay_bytes: number;
         };
         LayerResult: {
-            name?: string;
-            problem?: string;
-            status?: components["schemas"]["LayerStatus"];
+            name: string;
+            problem: string;
+            status: components["schemas"]["LayerStatus"];
             /** Format: int64 */
-            peak_bytes?: number;
-            kernel_ms?: components["schemas"]["PassTimes"];
+            peak_bytes: number;
+            kernel_ms: components["schemas"]["PassTimes"];
             /** Format: double */
-            max_abs_error?: number;
-            tdr_risk?: boolean;
-            error?: string;
-            message?: string;
+            max_abs_error: number;
+            tdr_risk: boolean;
+            error: string;
+            message: string;
         };
         /** @enum {string} */
         LayerStatus: "passed" | "out-of-memory" | "device-error" | "mismatch" | "skipped";
         /** @enum {string} */
         Layout: "NCHW" | "NHWC";
         LikelyCause: {
-            id?: string;
-            title?: string;
-            confirmed?: boolean;
+            id: string;
+            title: string;
+            confirmed: boolean;
         };
         Limits: {
             /** Format: int64 */
-            maxRequestBytes?: number;
+            maxRequestBytes: number;
             /** Format: int64 */
-            maxExpandedBytes?: number;
+            maxExpandedBytes: number;
             /** Format: int32 */
-            maxFiles?: number;
+            maxFiles: number;
             /** Format: int32 */
-            maxDepth?: number;
+            maxDepth: number;
             /** Format: int32 */
-            maxRatio?: number;
+            maxRatio: number;
         };
         Login: {
-            username?: string;
-            password?: string;
+            username: string;
+            password: string;
         };
         MatcherView: {
-            id?: string;
+            id: string;
             fact?: string;
             where?: {
                 [key: string]: string;
@@ -3457,305 +3448,311 @@ export interface components {
             all?: components["schemas"]["MatcherView"][];
             absent?: boolean;
             /** Format: double */
-            weight?: number;
-            specific?: boolean;
-            says?: string;
+            weight: number;
+            specific: boolean;
+            says: string | null;
         };
         Me: {
-            name?: string;
-            roles?: string[];
-            session?: boolean;
-            account?: boolean;
+            name: string;
+            roles: string[];
+            session: boolean;
+            account: boolean;
         };
         MemoryEstimate: {
-            mode?: components["schemas"]["Mode"];
-            layers?: components["schemas"]["LayerMemory"][];
+            mode: components["schemas"]["Mode"];
+            layers: components["schemas"]["LayerMemory"][];
             /** Format: int64 */
-            weight_bytes?: number;
+            weight_bytes: number;
             /** Format: int64 */
-            gradient_bytes?: number;
+            gradient_bytes: number;
             /** Format: int64 */
-            optimizer_bytes?: number;
+            optimizer_bytes: number;
             /** Format: int64 */
-            activation_bytes?: number;
+            activation_bytes: number;
             /** Format: int64 */
-            transient_bytes?: number;
+            transient_bytes: number;
             /** Format: int64 */
-            total_bytes?: number;
+            total_bytes: number;
             /** Format: int64 */
-            available_bytes?: number;
+            available_bytes: number;
             /** Format: int64 */
-            framework_reserve_bytes?: number;
-            fits?: boolean;
-            assumptions?: string[];
-            not_modelled?: string[];
+            framework_reserve_bytes: number;
+            fits: boolean;
+            assumptions: string[];
+            not_modelled: string[];
         };
         /** @enum {string} */
         Mode: "INFERENCE" | "TRAINING";
         NewToken: {
-            token?: components["schemas"]["TokenView"];
-            secret?: string;
+            token: components["schemas"]["TokenView"];
+            secret: string;
         };
         NewTokenRequest: {
-            name?: string;
-            roles?: string[];
+            name: string;
+            roles: string[];
             /** Format: int32 */
-            days?: number;
+            days: number;
         };
         NewUser: {
-            username?: string;
-            password?: string;
-            roles?: string[];
+            username: string;
+            password: string;
+            roles: string[];
         };
         NewWorkerToken: {
-            worker?: string;
+            worker: string;
             /** Format: int32 */
-            days?: number;
+            days: number;
         };
         /** @enum {string} */
         Optimizer: "SGD" | "MOMENTUM" | "RMSPROP" | "ADAGRAD" | "ADAM" | "ADADELTA";
         Ownership: {
-            uploadedBy?: string;
-            mayDelete?: boolean;
+            uploadedBy: string | null;
+            mayDelete: boolean;
         };
         PageBundleRow: {
-            items?: components["schemas"]["BundleRow"][];
+            items: components["schemas"]["BundleRow"][];
             /** Format: int32 */
-            page?: number;
+            page: number;
             /** Format: int32 */
-            size?: number;
+            size: number;
             /** Format: int64 */
-            total?: number;
+            total: number;
         };
         /** @enum {string} */
         ParseStatus: "PENDING" | "PARSED" | "PARTIAL" | "FAILED" | "UNSUPPORTED";
         PassTimes: {
             /** Format: double */
-            forward?: number;
+            forward: number;
             /** Format: double */
-            backward_data?: number;
+            backward_data: number;
             /** Format: double */
-            backward_filter?: number;
+            backward_filter: number;
         };
         PasswordChange: {
-            current?: string;
-            password?: string;
+            current: string;
+            password: string;
         };
         PinState: {
             /** Format: int64 */
-            bundleId?: number;
-            pinned?: boolean;
+            bundleId: number;
+            pinned: boolean;
         };
         Progress: {
             /** Format: int32 */
-            artifactsRead?: number;
+            artifactsRead: number;
             /** Format: int32 */
-            artifacts?: number;
+            artifacts: number;
             /** Format: int32 */
-            readerVersion?: number;
+            readerVersion: number;
         };
         Remedy: {
-            platform?: string;
-            steps?: string[];
+            platform: string;
+            steps: string[];
         };
         ReplayFindings: {
-            memory?: string;
-            time?: string;
-            exceeds_reporter_memory?: boolean;
+            memory: string;
+            time: string;
+            exceeds_reporter_memory: boolean;
             /** Format: int32 */
-            largest_batch_that_fits?: number;
-            exceeds_watchdog?: boolean;
+            largest_batch_that_fits: number;
+            exceeds_watchdog: boolean;
             /** Format: double */
-            longest_pass_ms?: number;
-            passes_over_watchdog?: string[];
+            longest_pass_ms: number;
+            passes_over_watchdog: string[];
         };
         ReplayResult: {
-            status?: components["schemas"]["Status"];
-            backend?: string;
-            device?: string;
-            reason?: string;
+            status: components["schemas"]["Status"];
+            backend: string;
+            device: string;
+            reason: string;
             /** Format: int64 */
-            memory_cap_bytes?: number;
+            memory_cap_bytes: number;
             /** Format: int64 */
-            seed?: number;
-            estimate?: components["schemas"]["MemoryEstimate"];
-            layers?: components["schemas"]["LayerResult"][];
-            findings?: components["schemas"]["ReplayFindings"];
+            seed: number;
+            estimate: components["schemas"]["MemoryEstimate"];
+            layers: components["schemas"]["LayerResult"][];
+            findings: components["schemas"]["ReplayFindings"];
         };
         ReporterGpu: {
-            name?: string;
+            name: string;
             /** Format: int64 */
-            memoryTotalMiB?: number;
+            memoryTotalMiB: number;
             /** Format: int64 */
-            memoryUsedMiB?: number;
+            memoryUsedMiB: number;
         };
         ReproLayer: {
-            name?: string;
+            name: string;
             /** Format: int32 */
-            inChannels?: number;
+            inChannels: number;
             /** Format: int32 */
-            outChannels?: number;
-            input?: number[];
-            kernel?: number[];
-            stride?: number[];
-            padBegin?: number[];
-            padEnd?: number[];
-            dilation?: number[];
+            outChannels: number;
+            input: number[];
+            kernel: number[];
+            stride: number[];
+            padBegin: number[];
+            padEnd: number[];
+            dilation: number[];
             /** Format: int32 */
-            groups?: number;
-            transposed?: boolean;
+            groups: number;
+            transposed: boolean;
         };
+        /** @description A reproduction spec as its "format": 1 document (snake_case; docs/reproduction.md) */
         ReproSpec: {
-            layers?: components["schemas"]["ReproLayer"][];
-            /** Format: int32 */
-            batch?: number;
-            dtype?: components["schemas"]["DType"];
-            mixedPrecision?: boolean;
-            layout?: components["schemas"]["Layout"];
-            mode?: components["schemas"]["Mode"];
-            optimizer?: components["schemas"]["Optimizer"];
-            reporterGpu?: components["schemas"]["ReporterGpu"];
-            notes?: string[];
+            format: number;
+        } & {
+            [key: string]: unknown;
         };
         Resolution: {
             /** Format: int64 */
-            bundleId?: number;
-            confirmed?: components["schemas"]["Confirmed"];
+            bundleId: number;
+            confirmed: components["schemas"]["Confirmed"] | null;
         };
         SearchHit: {
             /** Format: int64 */
-            bundleId?: number;
-            name?: string;
-            uploadedAt?: components["schemas"]["Instant"];
-            likelyCause?: components["schemas"]["LikelyCause"];
+            bundleId: number;
+            name: string;
+            uploadedAt: components["schemas"]["Instant"];
+            likelyCause: components["schemas"]["LikelyCause"] | null;
             /** Format: double */
-            score?: number;
-            snippets?: string[];
-            group?: string;
-            gpu?: string;
-            framework?: string;
+            score: number;
+            snippets: string[];
+            group: string | null;
+            gpu: string | null;
+            framework: string | null;
         };
         SearchPage: {
-            query?: string;
+            query: string;
             /** Format: int64 */
-            total?: number;
+            total: number;
             /** Format: int32 */
-            offset?: number;
+            offset: number;
             /** Format: int32 */
-            limit?: number;
-            hits?: components["schemas"]["SearchHit"][];
-            facets?: {
+            limit: number;
+            hits: components["schemas"]["SearchHit"][];
+            facets: {
                 [key: string]: components["schemas"]["FacetValue"][];
             };
-            notes?: string[];
+            notes: string[];
         };
         SearchResult: {
-            query?: string;
-            hits?: components["schemas"]["KbHit"][];
+            query: string;
+            hits: components["schemas"]["KbHit"][];
         };
         Series: {
-            causeId?: string;
-            title?: string;
-            counts?: number[];
+            causeId: string;
+            title: string;
+            counts: number[];
             /** Format: int64 */
-            total?: number;
+            total: number;
         };
         Setup: {
-            code?: string;
-            username?: string;
-            password?: string;
+            code: string;
+            username: string;
+            password: string;
         };
         SignatureTerm: {
-            key?: string;
-            label?: string;
-            specific?: boolean;
+            key: string;
+            label: string;
+            specific: boolean;
         };
         SimilarCrash: {
             /** Format: int64 */
-            bundleId?: number;
-            name?: string;
-            uploadedAt?: components["schemas"]["Instant"];
-            likelyCause?: components["schemas"]["LikelyCause"];
+            bundleId: number;
+            name: string;
+            uploadedAt: components["schemas"]["Instant"];
+            likelyCause: components["schemas"]["LikelyCause"] | null;
             /** Format: double */
-            similarity?: number;
-            shared?: components["schemas"]["SignatureTerm"][];
+            similarity: number;
+            shared: components["schemas"]["SignatureTerm"][];
         };
         SimilarCrashes: {
             /** Format: int64 */
-            bundleId?: number;
-            signature?: components["schemas"]["SignatureTerm"][];
-            similar?: components["schemas"]["SimilarCrash"][];
+            bundleId: number;
+            signature: components["schemas"]["SignatureTerm"][];
+            similar: components["schemas"]["SimilarCrash"][];
         };
         SourceRef: {
-            artifact?: string;
+            artifact: string;
             /** Format: int64 */
-            line?: number;
-            text?: string;
+            line: number;
+            text: string;
         };
         SpecBody: {
-            spec?: components["schemas"]["JsonNode"];
+            /** @description a reproduction spec, its "format": 1 document */
+            spec: {
+                layers?: components["schemas"]["ReproLayer"][];
+                /** Format: int32 */
+                batch?: number;
+                dtype?: components["schemas"]["DType"];
+                mixedPrecision?: boolean;
+                layout?: components["schemas"]["Layout"];
+                mode?: components["schemas"]["Mode"];
+                optimizer?: components["schemas"]["Optimizer"];
+                reporterGpu?: components["schemas"]["ReporterGpu"];
+                notes?: string[];
+            };
         };
         Sso: {
-            enabled?: boolean;
-            label?: string;
+            enabled: boolean;
+            label: string;
         };
         State: {
-            setupOpen?: boolean;
+            setupOpen: boolean;
         };
         /** @enum {string} */
         Status: "passed" | "failed" | "crashed" | "timed-out" | "unavailable";
         TokenView: {
             /** Format: int64 */
-            id?: number;
-            name?: string;
-            owner?: string;
-            roles?: string[];
-            workerName?: string;
-            createdAt?: components["schemas"]["Instant"];
-            expiresAt?: components["schemas"]["Instant"];
-            revokedAt?: components["schemas"]["Instant"];
-            lastUsedAt?: components["schemas"]["Instant"];
-            createdBy?: string;
+            id: number;
+            name: string;
+            owner: string;
+            roles: string[];
+            workerName: string;
+            createdAt: components["schemas"]["Instant"];
+            expiresAt: components["schemas"]["Instant"];
+            revokedAt: components["schemas"]["Instant"];
+            lastUsedAt: components["schemas"]["Instant"];
+            createdBy: string;
         };
         Trends: {
-            days?: string[];
-            series?: components["schemas"]["Series"][];
+            days: string[];
+            series: components["schemas"]["Series"][];
             /** Format: int64 */
-            total?: number;
+            total: number;
         };
         Usage: {
             /** Format: int32 */
-            retentionDays?: number;
+            retentionDays: number;
             /** Format: int64 */
-            quotaBytes?: number;
+            quotaBytes: number;
             /** Format: int64 */
-            usedBytes?: number;
+            usedBytes: number;
             /** Format: int64 */
-            bundles?: number;
+            bundles: number;
         };
         UserChange: {
-            roles?: string[];
-            disabled?: boolean;
-            password?: string;
+            roles: string[];
+            disabled: boolean;
+            password: string;
         };
         UserView: {
             /** Format: int64 */
-            id?: number;
-            username?: string;
-            roles?: string[];
-            createdAt?: components["schemas"]["Instant"];
-            disabled?: boolean;
+            id: number;
+            username: string;
+            roles: string[];
+            createdAt: components["schemas"]["Instant"];
+            disabled: boolean;
         };
         WorkerView: {
-            name?: string;
-            backend?: string;
-            devices?: components["schemas"]["Device"][];
-            version?: string;
-            firstSeen?: components["schemas"]["Instant"];
-            lastSeen?: components["schemas"]["Instant"];
-            online?: boolean;
+            name: string;
+            backend: string;
+            devices: components["schemas"]["Device"][];
+            version: string;
+            firstSeen: components["schemas"]["Instant"];
+            lastSeen: components["schemas"]["Instant"];
+            online: boolean;
             /** Format: int64 */
-            currentJob?: number;
+            currentJob: number;
         };
     };
     responses: never;

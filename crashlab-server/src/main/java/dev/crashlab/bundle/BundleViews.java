@@ -20,11 +20,11 @@ public final class BundleViews {
             long size,
             String sha256,
             BundleStatus status,
-            String notes,
+            @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String notes,
             List<ArtifactView> artifacts,
             Progress progress,
             List<String> budgetNotes,
-            String readError,
+            @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String readError,
             Map<String, Integer> redactions,
             boolean pinned,
             SameFiles sameFilesAs) {

@@ -226,7 +226,7 @@ public class BundleResource {
      * @param uploadedBy a user name, token:&lt;name&gt;, or null for bundles from before accounts
      * @param mayDelete whether the caller's roles allow deleting this bundle
      */
-    public record Ownership(String uploadedBy, boolean mayDelete) {}
+    public record Ownership(@org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String uploadedBy, boolean mayDelete) {}
 
     @GET
     @Path("/{id}/ownership")

@@ -31,6 +31,13 @@ public class RecordFieldsRequired implements OASFilter {
             fact.setAdditionalPropertiesBoolean(Boolean.TRUE);
             fact.description("One fact: kind and sources, plus the components of the record its kind names");
         }
+        if (openAPI.getComponents().getSchemas().containsKey("ReproSpec")) {
+            // ReproSpecJson writes (and reads) the spec as its "format": 1 document, not as the record's components
+            openAPI.getComponents().addSchema("ReproSpec", OASFactory.createSchema().addType(Schema.SchemaType.OBJECT)
+                    .addProperty("format", OASFactory.createSchema().addType(Schema.SchemaType.INTEGER))
+                    .additionalPropertiesBoolean(Boolean.TRUE)
+                    .description("A reproduction spec as its \"format\": 1 document (snake_case; docs/reproduction.md)"));
+        }
         for (Schema schema : openAPI.getComponents().getSchemas().values()) {
             Map<String, Schema> properties = schema.getProperties();
             if (properties == null || properties.isEmpty() || (schema.getRequired() != null && !schema.getRequired().isEmpty())) {

@@ -91,8 +91,9 @@ public class CrashSearchService implements ConfirmedCrashLookup {
      * @param gpu the first GPU model its files name, or null
      * @param framework the first framework and version (e.g. {@code tensorflow 2.10}), or null
      */
-    public record SearchHit(long bundleId, String name, Instant uploadedAt, LikelyCause likelyCause, double score,
-                            List<String> snippets, String group, String gpu, String framework) {}
+    public record SearchHit(long bundleId, String name, Instant uploadedAt, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) LikelyCause likelyCause, double score,
+                            List<String> snippets, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String group, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String gpu,
+                            @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String framework) {}
 
     /**
      * One page of search hits, with facet counts over all matches.
@@ -104,7 +105,7 @@ public class CrashSearchService implements ConfirmedCrashLookup {
                              Map<String, List<CrashIndex.FacetValue>> facets, List<String> notes) {}
 
     /** A similar past crash, what it shares and how much of the bundle's signature that is. */
-    public record SimilarCrash(long bundleId, String name, Instant uploadedAt, LikelyCause likelyCause, double similarity,
+    public record SimilarCrash(long bundleId, String name, Instant uploadedAt, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) LikelyCause likelyCause, double similarity,
                                List<SignatureTerm> shared) {}
 
     /** The crashes most like one bundle, and the terms that bundle was compared on. */
