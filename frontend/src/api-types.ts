@@ -4,6 +4,106 @@
  */
 
 export interface paths {
+    "/api/admin/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retention as it stands: the settings in force, what each uploader holds against the quota, and the bundles a sweep run now would delete */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Overview"];
+                    };
+                };
+                /** @description Not Authorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not Allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List every API token (personal, provisioned and worker; revoked and expired ones too), newest first; revoke one with DELETE /api/tokens/{id} */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TokenView"][];
+                    };
+                };
+                /** @description Not Authorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not Allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users": {
         parameters: {
             query?: never;
@@ -293,6 +393,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/workers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The server's own worker (state, restarts) and every worker heard from */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Workers"];
+                    };
+                };
+                /** @description Not Authorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not Allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit": {
         parameters: {
             query?: never;
@@ -300,14 +450,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The audit trail, newest first; filter by actor or action */
+        /** The audit trail, newest first; filter by actor, action (a prefix when it ends in `.`), bundle and time range (from, to: an ISO-8601 instant, or a date in UTC; to is exclusive, a date counts whole) */
         get: {
             parameters: {
                 query?: {
                     action?: string;
                     actor?: string;
-                    page?: number;
-                    size?: number;
+                    bundle?: string;
+                    from?: string;
+                    page?: string;
+                    size?: string;
+                    to?: string;
                 };
                 header?: never;
                 path?: never;
@@ -322,6 +475,56 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Entries"];
+                    };
+                };
+                /** @description Not Authorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not Allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/choices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The actors and actions the audit trail holds, for its filter */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Choices"];
                     };
                 };
                 /** @description Not Authorized */
@@ -1037,7 +1240,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a bundle and its artifacts */
+        /** Show a bundle and its artifacts; sameFilesAs names the earliest bundle with exactly the same files */
         get: {
             parameters: {
                 query?: never;
@@ -3035,6 +3238,7 @@ export interface components {
                 [key: string]: number;
             };
             pinned: boolean;
+            sameFilesAs: components["schemas"]["SameFiles"] | null;
         };
         Checked: {
             spec: components["schemas"]["ReproSpec"];
@@ -3049,6 +3253,10 @@ export interface components {
             duration_ms: number;
             description: string;
             log_tail: string;
+        };
+        Choices: {
+            actors: string[];
+            actions: string[];
         };
         ClaimRequest: {
             worker: string;
@@ -3164,6 +3372,15 @@ export interface components {
             /** Format: int32 */
             otherEventCount: number;
             otherEvents: components["schemas"]["SourceRef"][];
+        };
+        Doomed: {
+            /** Format: int64 */
+            bundleId: number;
+            name: string;
+            uploadedAt: components["schemas"]["Instant"];
+            owner: string;
+            /** Format: int64 */
+            sizeBytes: number;
         };
         Draft: {
             /** Format: int64 */
@@ -3290,6 +3507,15 @@ export interface components {
             cancel: boolean;
             reason: string;
             leaseExpiresAt: components["schemas"]["Instant"];
+        };
+        Holder: {
+            owner: string;
+            /** Format: int64 */
+            usedBytes: number;
+            /** Format: int64 */
+            bundles: number;
+            /** Format: double */
+            quotaShare: number;
         };
         HypothesisDocument: {
             id: string;
@@ -3432,6 +3658,18 @@ export interface components {
             /** Format: int32 */
             maxRatio: number;
         };
+        LocalWorkerView: {
+            enabled: boolean;
+            alive: boolean;
+            backend: string;
+            /** Format: int32 */
+            restarts: number;
+            lastDeathAt: components["schemas"]["Instant"];
+            lastDeath: string;
+            lastSeen: components["schemas"]["Instant"];
+            /** Format: int64 */
+            currentJob: number;
+        };
         Login: {
             username: string;
             password: string;
@@ -3505,6 +3743,20 @@ export interface components {
         };
         /** @enum {string} */
         Optimizer: "SGD" | "MOMENTUM" | "RMSPROP" | "ADAGRAD" | "ADAM" | "ADADELTA";
+        Overview: {
+            /** Format: int32 */
+            retentionDays: number;
+            /** Format: int64 */
+            quotaBytes: number;
+            sweepInterval: string;
+            /** Format: int32 */
+            maxDeletesPerSweep: number;
+            holders: components["schemas"]["Holder"][];
+            nextSweep: components["schemas"]["Doomed"][];
+            /** Format: int64 */
+            nextSweepTotal: number;
+            cutoff: components["schemas"]["Instant"];
+        };
         Ownership: {
             uploadedBy: string | null;
             mayDelete: boolean;
@@ -3606,6 +3858,13 @@ export interface components {
             /** Format: int64 */
             bundleId: number;
             confirmed: components["schemas"]["Confirmed"] | null;
+        };
+        SameFiles: {
+            /** Format: int64 */
+            bundleId: number;
+            name: string;
+            uploadedAt: components["schemas"]["Instant"];
+            uploadedBy: string | null;
         };
         SearchHit: {
             /** Format: int64 */
@@ -3753,6 +4012,10 @@ export interface components {
             online: boolean;
             /** Format: int64 */
             currentJob: number;
+        };
+        Workers: {
+            local: components["schemas"]["LocalWorkerView"];
+            workers: components["schemas"]["WorkerView"][];
         };
     };
     responses: never;

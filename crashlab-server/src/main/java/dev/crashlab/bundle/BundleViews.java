@@ -27,7 +27,7 @@ public final class BundleViews {
             @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String readError,
             Map<String, Integer> redactions,
             boolean pinned,
-            SameFiles sameFilesAs) {
+            @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) SameFiles sameFilesAs) {
 
         static BundleView of(Bundle b) {
             return new BundleView(b.id, b.name, b.uploadedAt, b.size, b.sha256, b.status, b.notes,
@@ -49,7 +49,7 @@ public final class BundleViews {
      *
      * @param uploadedBy who uploaded it, or null when not recorded
      */
-    public record SameFiles(long bundleId, String name, Instant uploadedAt, String uploadedBy) {}
+    public record SameFiles(long bundleId, String name, Instant uploadedAt, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String uploadedBy) {}
 
     /**
      * How far reading a bundle has got.
