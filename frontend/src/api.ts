@@ -2,71 +2,21 @@
 // is written for people and is shown verbatim. Nothing else from an error body (an HTML page,
 // a stack trace) ever reaches the screen.
 import { sessionEnded } from './session.ts';
+import type { components } from './api-types.ts';
+
+/** The request and answer records of the OpenAPI document, generated into api-types.ts (scripts/api-types). */
+export type Schemas = components['schemas'];
 
 
-export interface Artifact {
-  id: number;
-  path: string;
-  type: string;
-  typeLabel: string;
-  size: number;
-  sha256: string;
-  parseStatus: string;
-}
+export type Artifact = Schemas['ArtifactView'];
 
-export interface Bundle {
-  id: number;
-  name: string;
-  uploadedAt: string;
-  size: number;
-  sha256: string;
-  status: string;
-  notes: string | null;
-  artifacts: Artifact[];
-  /** How far the background reading has got; readerVersion is null until the first reading is stored. */
-  progress: { artifactsRead: number; artifacts: number; readerVersion: number | null };
-  /** The per-bundle budgets reading it reached, in words ("read the first 200 MB of train.log ..."). */
-  budgetNotes: string[];
-  /** Why the last reading failed, in words (status FAILED); null otherwise. */
-  readError?: string | null;
-  /** Secrets replaced by `<redacted:kind>` at upload, per kind (empty when none). */
-  redactions?: Record<string, number>;
-  /** Kept by retention whatever its age. */
-  pinned?: boolean;
-  /** The earliest other bundle with exactly the same files; null when there is none. */
-  sameFilesAs?: import('./components/SameFilesNote.tsx').SameFiles | null;
-}
+export type Bundle = Schemas['BundleView'];
 
-export interface BundleSummary {
-  id: number;
-  /** The name as stored (given at upload, else the first file's). */
-  name: string;
-  /** What the list shows: the name, or for a generic one ("crash.log") the name with the exception and GPU. */
-  displayName?: string;
-  uploadedAt: string;
-  size: number;
-  sha256: string;
-  /** PROCESSING, READY or FAILED. */
-  status: string;
-  artifactCount: number;
-  /** The confirmed cause, else the diagnosis' top one; null until diagnosed or when there is none. */
-  likelyCause?: { id: string; title: string; confirmed: boolean; weak?: boolean } | null;
-  /** The crash group's key. */
-  group?: string | null;
-  gpu?: string | null;
-  framework?: string | null;
-  pinned?: boolean;
-}
+/** A bundle as the list shows it (web/BundleRows.BundleRow). */
+export type BundleSummary = Schemas['BundleRow'];
 
 /** Retention settings and the caller's storage use (GET /api/retention). */
-export interface RetentionUsage {
-  /** 0: bundles are kept forever. */
-  retentionDays: number;
-  /** null: no quota. */
-  quotaBytes: number | null;
-  usedBytes: number;
-  bundles: number;
-}
+export type RetentionUsage = Schemas['Usage'];
 
 export function getRetention(signal?: AbortSignal): Promise<RetentionUsage> {
   return getJson<RetentionUsage>('/api/retention', signal);
@@ -77,12 +27,7 @@ export async function setPinned(id: number | string, pinned: boolean): Promise<v
   await request(`${bundleUrl(id)}/pin`, { method: pinned ? 'PUT' : 'DELETE' });
 }
 
-export interface BundlePage {
-  items: BundleSummary[];
-  page: number;
-  size: number;
-  total: number;
-}
+export type BundlePage = Schemas['PageBundleRow'];
 
 /** A failed request, carrying the message to show and the HTTP status (0: no response at all). */
 export class ApiError extends Error {
@@ -177,24 +122,9 @@ export function artifactContentUrl(bundleId: number | string, artifactId: number
 }
 
 /** One event of a Windows event log as the server read it (web/EventRecordResource.EventView). */
-export interface EventView {
-  recordId: number;
-  time: string | null;
-  level: string | null;
-  provider: string | null;
-  eventId: number | null;
-  channel: string | null;
-  computer: string | null;
-  data: Record<string, string>;
-  xml: string;
-}
+export type EventView = Schemas['EventView'];
 
-export interface EventWindow {
-  artifact: string;
-  event: EventView;
-  before: EventView[];
-  after: EventView[];
-}
+export type EventWindow = Schemas['EventWindow'];
 
 /** One record of a stored .evtx artifact by its EventRecordID, with its neighbours; never the whole file. */
 export function getEventWindow(bundleId: number, artifactId: number, recordId: number, signal?: AbortSignal): Promise<EventWindow> {
@@ -213,10 +143,7 @@ export function getBundle(id: number | string, signal?: AbortSignal): Promise<Bu
 }
 
 /** Who uploaded a bundle, and whether the caller may delete it (GET /api/bundles/{id}/ownership). */
-export interface BundleOwnership {
-  uploadedBy: string | null;
-  mayDelete: boolean;
-}
+export type BundleOwnership = Schemas['Ownership'];
 
 export function getBundleOwnership(id: number | string, signal?: AbortSignal): Promise<BundleOwnership> {
   return getJson<BundleOwnership>(`${bundleUrl(id)}/ownership`, signal);
@@ -261,13 +188,7 @@ export async function getArtifactContent(bundleId: number, artifactId: number, s
 }
 
 /** The server's upload limits (GET /api/limits). */
-export interface UploadLimits {
-  maxRequestBytes: number;
-  maxExpandedBytes: number;
-  maxFiles: number;
-  maxDepth: number;
-  maxRatio: number;
-}
+export type UploadLimits = Schemas['Limits'];
 
 export function getLimits(signal?: AbortSignal): Promise<UploadLimits> {
   return getJson<UploadLimits>('/api/limits', signal);
@@ -327,33 +248,17 @@ export function uploadBundle(
 }
 
 /** Where a fact was read: the artifact's path in the bundle, the 1-based line (or record), the text. */
-export interface SourceRef {
-  artifact: string;
-  line: number;
-  text: string;
-}
+export type SourceRef = Schemas['SourceRef'];
 
 /**
  * One fact as the API writes it: the record's components plus `kind`. Kinds are added on the server
  * as parsers are written, so the UI reads fields defensively and shows unknown kinds generically.
  */
-export interface Fact {
-  kind: string;
-  sources?: SourceRef[];
-  [field: string]: unknown;
-}
+export type Fact = Schemas['Fact'];
 
-export interface ArtifactFacts {
-  path: string;
-  type: string;
-  facts: Fact[];
-  problems: string[];
-}
+export type ArtifactFacts = Schemas['ArtifactFacts'];
 
-export interface BundleFacts {
-  bundleId: number;
-  artifacts: ArtifactFacts[];
-}
+export type BundleFacts = Schemas['FactsView'];
 
 export function getBundleFacts(id: number | string, signal?: AbortSignal): Promise<BundleFacts> {
   return getJson<BundleFacts>(`${bundleUrl(id)}/facts`, signal);

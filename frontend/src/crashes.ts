@@ -1,61 +1,19 @@
 // Past crashes: full-text search over every diagnosed bundle, and the crashes most like one bundle.
-import { getJson, request } from './api.ts';
+import { getJson, request, type Schemas } from './api.ts';
 
-export interface LikelyCause {
-  id: string;
-  title: string;
-  /** Someone confirmed it; otherwise it is the diagnosis' top cause. */
-  confirmed: boolean;
-  /** A weak verdict's best guess, not a diagnosis. */
-  weak?: boolean;
-}
+export type LikelyCause = Schemas['LikelyCause'];
 
 /** One thing two crashes can share: an exit code, a library, a module, an event, the likely cause, a GPU... */
-export interface SignatureTerm {
-  key: string;
-  label: string;
-  /** Specific to the crash (codes, libraries, the cause); false for the setting (GPU, versions, OS). */
-  specific: boolean;
-}
+export type SignatureTerm = Schemas['SignatureTerm'];
 
-export interface CrashHit {
-  bundleId: number;
-  name: string;
-  uploadedAt: string;
-  likelyCause: LikelyCause | null;
-  score: number;
-  /** HTML-escaped text with <mark> around matches: render through snippetParts, never as HTML. */
-  snippets: string[];
-  /** The crash group's key, or null when the crash has no specific term. */
-  group: string | null;
-  gpu: string | null;
-  /** e.g. "tensorflow 2.10". */
-  framework: string | null;
-}
+export type CrashHit = Schemas['SearchHit'];
 
 /** A facet value, its count over all matches and the query clause a click adds. */
-export interface FacetValue {
-  value: string;
-  count: number;
-  filter: string;
-}
+export type FacetValue = Schemas['FacetValue'];
 
-export interface CrashSearch {
-  query: string;
-  total: number;
-  offset: number;
-  limit: number;
-  hits: CrashHit[];
-  /** By dimension: cause, gpu, driver, cuda, framework, os, exit. */
-  facets: Record<string, FacetValue[]>;
-  /** What to know about the query (a field that cannot match yet). */
-  notes: string[];
-}
+export type CrashSearch = Schemas['SearchPage'];
 
-export interface QueryField {
-  name: string;
-  example: string;
-}
+export type QueryField = Schemas['FieldHelp'];
 
 export function getQueryFields(signal?: AbortSignal): Promise<QueryField[]> {
   return getJson<QueryField[]>('/api/bundles/search/fields', signal);
@@ -66,21 +24,9 @@ export function exportUrl(q: string, format: 'csv' | 'json'): string {
   return `/api/bundles/search/export?q=${encodeURIComponent(q)}&format=${format}`;
 }
 
-export interface SimilarCrash {
-  bundleId: number;
-  name: string;
-  uploadedAt: string;
-  likelyCause: LikelyCause | null;
-  /** The idf-weighted share of this bundle's signature the other one has too, in (0, 1]. */
-  similarity: number;
-  shared: SignatureTerm[];
-}
+export type SimilarCrash = Schemas['SimilarCrash'];
 
-export interface SimilarCrashes {
-  bundleId: number;
-  signature: SignatureTerm[];
-  similar: SimilarCrash[];
-}
+export type SimilarCrashes = Schemas['SimilarCrashes'];
 
 export const CRASH_PAGE_SIZE = 20;
 
@@ -94,17 +40,9 @@ export function getSimilarCrashes(bundleId: number | string, signal?: AbortSigna
 }
 
 /** The cause someone confirmed for a bundle. */
-export interface Confirmed {
-  articleId: string;
-  title: string;
-  note: string | null;
-  confirmedAt: string;
-}
+export type Confirmed = Schemas['Confirmed'];
 
-export interface Resolution {
-  bundleId: number;
-  confirmed: Confirmed | null;
-}
+export type Resolution = Schemas['Resolution'];
 
 function resolutionUrl(bundleId: number | string): string {
   return `/api/bundles/${encodeURIComponent(String(bundleId))}/resolution`;
@@ -127,19 +65,9 @@ export async function clearCause(bundleId: number | string): Promise<void> {
   await request(resolutionUrl(bundleId), { method: 'DELETE' });
 }
 
-export interface ConfirmedBundle {
-  bundleId: number;
-  name: string;
-  uploadedAt: string;
-  note: string | null;
-  confirmedAt: string;
-}
+export type ConfirmedBundle = Schemas['ConfirmedBundle'];
 
-export interface ConfirmedBundles {
-  articleId: string;
-  total: number;
-  bundles: ConfirmedBundle[];
-}
+export type ConfirmedBundles = Schemas['ConfirmedBundles'];
 
 export function getConfirmedAs(articleId: string, signal?: AbortSignal): Promise<ConfirmedBundles> {
   return getJson<ConfirmedBundles>(`/api/kb/${encodeURIComponent(articleId)}/confirmed?limit=20`, signal);

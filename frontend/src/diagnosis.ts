@@ -1,16 +1,8 @@
 // The diagnosis and knowledge-base API as the UI uses it (see README, "Diagnosis" and "Knowledge base").
-import { getJson, type SourceRef } from './api.ts';
+import { getJson, type Schemas } from './api.ts';
 
-export interface Evidence {
-  matcher: string;
-  text: string;
-  weight: number;
-  specific: boolean;
-  /** Context (the OS, the card's mode, a version present): makes a cause plausible, never its only evidence. */
-  context?: boolean;
-  source: SourceRef | null;
-  sources: SourceRef[];
-}
+// The records come from the OpenAPI document (api-types.ts, generated); the UI narrows the worded enums.
+export type Evidence = Schemas['EvidenceDocument'];
 
 /** How strongly a cause's evidence points at it (README, "How to read a report"). */
 export type Strength = 'strong' | 'moderate' | 'weak' | 'none';
@@ -18,97 +10,28 @@ export type Strength = 'strong' | 'moderate' | 'weak' | 'none';
 /** Whether the bundle's own evidence names a cause. */
 export type Verdict = 'diagnosed' | 'weak' | 'no-evidence';
 
-export interface Hypothesis {
-  id: string;
-  title: string;
-  category: string;
-  strength?: Strength;
-  confidence: number;
-  score: number;
-  evidence: Evidence[];
-  against: Evidence[];
-}
+export type Hypothesis = Omit<Schemas['HypothesisDocument'], 'strength'> & { strength: Strength };
 
-export interface Ask {
-  artifact: string;
-  why: string;
-  between: string[];
-}
+export type Ask = Schemas['Ask'];
 
-export interface CompatResult {
-  check: string;
-  result: 'ok' | 'mismatch' | 'unknown' | string;
-  explanation: string;
-  sources: SourceRef[];
-}
+export type CompatResult = Schemas['CompatView'];
 
-export interface Diagnosis {
-  bundleId: number;
-  computedAt: string;
-  recomputed: boolean;
-  hypotheses: Hypothesis[];
-  ask: Ask[];
-  compat: CompatResult[];
-  notes: string[];
-  kbFingerprint: string;
-  verdict?: Verdict;
-  /** For a weak verdict, the two or three causes the bundle cannot tell apart, best first. */
-  equals?: string[];
-  otherEvents?: SourceRef[];
-  otherEventCount?: number;
-}
+/** For a weak verdict, `equals` names the two or three causes the bundle cannot tell apart, best first. */
+export type Diagnosis = Omit<Schemas['DiagnosisView'], 'hypotheses' | 'verdict'> & { hypotheses: Hypothesis[]; verdict: Verdict };
 
-export interface KbSummary {
-  id: string;
-  title: string;
-  category: string;
-  platforms: string[];
-  prior: number;
-}
+export type KbSummary = Schemas['ArticleSummary'];
 
-export interface KbList {
-  articles: KbSummary[];
-  fingerprint: string;
-}
+export type KbList = Schemas['ArticleList'];
 
-export interface Remedy {
-  platform: string;
-  steps: string[];
-}
+export type Remedy = Schemas['Remedy'];
 
-export interface KbMatcher {
-  id: string;
-  fact?: string;
-  where?: Record<string, string>;
-  text?: string;
-  compat?: string;
-  outcome?: string;
-  weight: number;
-  specific: boolean;
-  says: string | null;
-}
+export type KbMatcher = Schemas['MatcherView'];
 
-export interface KbArticle extends KbSummary {
-  matchers: KbMatcher[];
-  against: KbMatcher[];
-  remedies: Remedy[];
-  confirm: string[];
-  references: string[];
-  bodyMarkdown: string;
-}
+export type KbArticle = Schemas['ArticleView'];
 
-export interface KbHit {
-  id: string;
-  title: string;
-  category: string;
-  score: number;
-  snippets: string[];
-}
+export type KbHit = Schemas['KbHit'];
 
-export interface KbSearch {
-  query: string;
-  hits: KbHit[];
-}
+export type KbSearch = Schemas['SearchResult'];
 
 export function getDiagnosis(bundleId: number | string, signal?: AbortSignal): Promise<Diagnosis> {
   return getJson<Diagnosis>(`/api/bundles/${encodeURIComponent(String(bundleId))}/diagnosis`, signal);

@@ -1,15 +1,10 @@
 // Who is signed in, as the server says (GET /api/auth/me), shared by every component. The server decides
 // what each role may do; the UI only hides what the caller's roles cannot do.
 import { useSyncExternalStore } from 'react';
+import type { components } from './api-types.ts';
 
-export interface Me {
-  name: string;
-  roles: string[];
-  /** signed in with a password (a session cookie) rather than a token */
-  session: boolean;
-  /** there is an account behind the caller (a password to change, personal tokens to make) */
-  account: boolean;
-}
+/** Who is signed in: name, roles, whether by a password session (`session`) and whether an account is behind it (`account`). */
+export type Me = components['schemas']['Me'];
 
 export type SessionState =
   | { kind: 'loading' }

@@ -171,6 +171,20 @@ class DiagnosisEngineTest {
         assertThat(json.has("ask") && json.has("compat")).isTrue();
     }
 
+    @Test
+    void theDocumentRecordsHoldEveryFieldTheJsonHas() throws Exception {
+        // the server serves a stored diagnosis through DiagnosisDocument: a field DiagnosisJson writes that the records
+        // lack would fail here (unknown property) rather than vanish from the API and its OpenAPI document
+        var json = DiagnosisJson.toJson(diagnose(List.of(lib("zlibwapi.dll"), fastFail()), List.of()));
+        var strict = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+                .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES).build();
+        DiagnosisDocument doc = strict.treeToValue(json, DiagnosisDocument.class);
+        assertThat(doc.hypotheses()).isNotEmpty();
+        assertThat(doc.hypotheses().getFirst().evidence()).isNotEmpty();
+        assertThat(strict.valueToTree(doc).equals(json)).as("record -> JSON gives back %s", json).isTrue();
+    }
+
     private static double score(Diagnosis d, String id) {
         return d.hypotheses().stream().filter(h -> h.id().equals(id)).findFirst().orElseThrow().score();
     }

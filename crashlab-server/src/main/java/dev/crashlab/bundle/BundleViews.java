@@ -20,14 +20,14 @@ public final class BundleViews {
             long size,
             String sha256,
             BundleStatus status,
-            String notes,
+            @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String notes,
             List<ArtifactView> artifacts,
             Progress progress,
             List<String> budgetNotes,
-            String readError,
+            @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String readError,
             Map<String, Integer> redactions,
             boolean pinned,
-            SameFiles sameFilesAs) {
+            @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) SameFiles sameFilesAs) {
 
         static BundleView of(Bundle b) {
             return new BundleView(b.id, b.name, b.uploadedAt, b.size, b.sha256, b.status, b.notes,
@@ -49,7 +49,7 @@ public final class BundleViews {
      *
      * @param uploadedBy who uploaded it, or null when not recorded
      */
-    public record SameFiles(long bundleId, String name, Instant uploadedAt, String uploadedBy) {}
+    public record SameFiles(long bundleId, String name, Instant uploadedAt, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String uploadedBy) {}
 
     /**
      * How far reading a bundle has got.
@@ -67,14 +67,12 @@ public final class BundleViews {
         }
         try {
             List<String> out = new java.util.ArrayList<>();
-            MAPPER.readTree(json).forEach(n -> out.add(n.path("message").asText()));
+            dev.crashlab.reader.FactsJson.mapper().readTree(json).forEach(n -> out.add(n.path("message").asText()));
             return out;
         } catch (java.io.IOException e) {
             return List.of();
         }
     }
-
-    private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = new com.fasterxml.jackson.databind.ObjectMapper();
 
     /** One file of a bundle. */
     public record ArtifactView(

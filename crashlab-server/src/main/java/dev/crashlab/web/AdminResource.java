@@ -83,6 +83,7 @@ public class AdminResource {
     @Path("/users")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Create a user with a password and roles")
+    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "201", description = "the account", content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = "application/json", schema = @org.eclipse.microprofile.openapi.annotations.media.Schema(implementation = UserView.class)))
     public Response createUser(NewUser body) {
         NewUser u = body == null ? new NewUser(null, null, null) : body;
         UserView created = accounts.createUser(u.username(), u.password(), u.roles());
@@ -172,6 +173,7 @@ public class AdminResource {
     @Path("/worker-tokens")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Make a token for one worker: it may claim, heartbeat and complete only as that name; value shown once")
+    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "201", description = "the token, its value shown once", content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = "application/json", schema = @org.eclipse.microprofile.openapi.annotations.media.Schema(implementation = NewToken.class)))
     public Response createWorkerToken(NewWorkerToken body) {
         Caller c = Callers.of(identity);
         NewWorkerToken w = body == null ? new NewWorkerToken(null, null) : body;

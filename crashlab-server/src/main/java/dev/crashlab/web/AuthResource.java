@@ -103,6 +103,7 @@ public class AuthResource {
     @PermitAll
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Create the first admin with the one-time code from the start-up link; signs in")
+    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "200", description = "signed in", content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = "application/json", schema = @org.eclipse.microprofile.openapi.annotations.media.Schema(implementation = Me.class)))
     public Response setup(Setup body) {
         Setup s = body == null ? new Setup(null, null, null) : body;
         accounts.setupFirstAdmin(s.code(), s.username(), s.password());
@@ -116,6 +117,7 @@ public class AuthResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Sign in with a user name and password; sets the session cookie. Repeated failures for "
             + "one account or from one address are refused for a while (429 with Retry-After)")
+    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "200", description = "signed in", content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = "application/json", schema = @org.eclipse.microprofile.openapi.annotations.media.Schema(implementation = Me.class)))
     public Response login(Login body) {
         Login l = body == null ? new Login(null, null) : body;
         String address = request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();

@@ -75,6 +75,7 @@ public class BundleResource {
     @Consumes(MediaType.MULTIPART_FORM_DATA)
     @RolesAllowed(Roles.REPORTER)
     @Operation(summary = "Upload a bundle as multipart parts: one archive, several loose files, or a mix")
+    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "201", description = "the stored bundle", content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = "application/json", schema = @org.eclipse.microprofile.openapi.annotations.media.Schema(implementation = BundleView.class)))
     public Response uploadMultipart(InputStream body, @RestHeader("Content-Type") String contentType)
             throws BundleRejectedException, IOException {
         String boundary = MultipartStream.boundary(contentType).orElseThrow(() -> malformed(
@@ -126,6 +127,7 @@ public class BundleResource {
                "application/x-tar", "application/x-gtar", "application/x-compressed-tar", "application/octet-stream"})
     @RolesAllowed(Roles.REPORTER)
     @Operation(summary = "Upload a bundle as one archive in the request body (zip, tar, tar.gz or gz)")
+    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "201", description = "the stored bundle", content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = "application/json", schema = @org.eclipse.microprofile.openapi.annotations.media.Schema(implementation = BundleView.class)))
     public Response uploadArchive(InputStream body, @RestQuery String name, @RestQuery String notes,
             @RestHeader("Content-Disposition") String disposition) throws BundleRejectedException, IOException {
         java.nio.file.Path received = bundles.newScratchFile(".body");
@@ -224,7 +226,7 @@ public class BundleResource {
      * @param uploadedBy a user name, token:&lt;name&gt;, or null for bundles from before accounts
      * @param mayDelete whether the caller's roles allow deleting this bundle
      */
-    public record Ownership(String uploadedBy, boolean mayDelete) {}
+    public record Ownership(@org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String uploadedBy, boolean mayDelete) {}
 
     @GET
     @Path("/{id}/ownership")
@@ -242,21 +244,23 @@ public class BundleResource {
     @Operation(summary = "The facts read from every artifact of a bundle, as stored by its latest finished reading; answered "
             + "at once with the reading's status and progress (409 bundle-processing while nothing is stored yet): "
             + "{\"bundleId\", \"status\", \"artifactsRead\", \"artifactCount\", \"artifacts\":[{\"path\",\"type\",\"facts\",\"problems\"}], \"budgetNotes\"}")
-    public Map<String, Object> facts(@RestPath long id) {
+    public FactsView facts(@RestPath long id) {
         BundleView bundle = bundles.find(id).orElseThrow(() -> ProblemException.notFound("no bundle " + id));
         BundleFacts read = storedFacts.find(id, false).orElseThrow(() -> readingPending(bundle));
         List<ArtifactFacts> artifacts = read.artifacts().stream()
                 .map(a -> new ArtifactFacts(a.path(), a.type(), a.facts(), a.problemMessages()))
                 .toList();
-        Map<String, Object> out = new java.util.LinkedHashMap<>();
-        out.put("bundleId", id);
-        out.put("status", bundle.status().name());
-        out.put("artifactsRead", bundle.progress().artifactsRead());
-        out.put("artifactCount", bundle.progress().artifacts());
-        out.put("artifacts", artifacts);
-        out.put("budgetNotes", read.budgetHits().stream().map(h -> h.message()).toList());
-        return out;
+        return new FactsView(id, bundle.status(), bundle.progress().artifactsRead(), bundle.progress().artifacts(), artifacts,
+                read.budgetHits().stream().map(h -> h.message()).toList());
     }
+
+    /**
+     * A bundle's stored facts, per artifact, with the reading's status and progress.
+     *
+     * @param budgetNotes the per-bundle budgets the reading reached, in words
+     */
+    public record FactsView(long bundleId, dev.crashlab.bundle.BundleStatus status, int artifactsRead, int artifactCount,
+                            List<ArtifactFacts> artifacts, List<String> budgetNotes) {}
 
     /** A bundle with no reading stored: still being read (with its progress), or its reading failed; said at once. */
     private static ProblemException readingPending(BundleView b) {
@@ -274,6 +278,7 @@ public class BundleResource {
     @RolesAllowed({Roles.REPORTER, Roles.TRIAGER})
     @Operation(summary = "Read a bundle again in the background (after reading it failed, or to refresh it; triagers any, "
             + "reporters their own); answers 202 with the bundle, status PROCESSING")
+    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "202", description = "the bundle, status PROCESSING", content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = "application/json", schema = @org.eclipse.microprofile.openapi.annotations.media.Schema(implementation = BundleView.class)))
     public Response readAgain(@RestPath long id) {
         dev.crashlab.account.Caller who = dev.crashlab.web.auth.Callers.of(identity);
         bundles.find(id).orElseThrow(() -> ProblemException.notFound("no bundle " + id));

@@ -26,7 +26,9 @@ final class BundleRows {
      * @param pinned kept by retention whatever its age
      */
     record BundleRow(long id, String name, String displayName, Instant uploadedAt, long size, String sha256, BundleStatus status,
-                     long artifactCount, CrashSearchService.LikelyCause likelyCause, String group, String gpu, String framework,
+                     long artifactCount, 
+                     @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) CrashSearchService.LikelyCause likelyCause, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String group,
+                     @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String gpu, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String framework,
                      boolean pinned) {}
 
     private static final Set<String> ARCHIVE_ENDINGS = Set.of(".zip", ".tar", ".tgz", ".tar.gz", ".gz", ".tar.bz2", ".tbz2");

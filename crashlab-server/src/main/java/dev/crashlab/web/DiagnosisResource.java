@@ -2,8 +2,8 @@ package dev.crashlab.web;
 
 import dev.crashlab.account.Roles;
 import jakarta.annotation.security.RolesAllowed;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.crashlab.diagnose.service.DiagnosisService;
+import dev.crashlab.diagnose.service.DiagnosisView;
 import dev.crashlab.web.problem.ProblemException;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.inject.Inject;
@@ -29,7 +29,7 @@ public class DiagnosisResource {
             + "until a diagnosis is stored): {\"bundleId\",\"status\",\"artifactsRead\",\"artifactCount\",\"computedAt\",\"recomputed\",\"hypotheses\":[{\"id\",\"title\",\"category\","
             + "\"confidence\",\"score\",\"evidence\":[{\"matcher\",\"text\",\"weight\",\"specific\",\"source\":{\"artifact\",\"line\",\"text\"},\"sources\"}],"
             + "\"against\"}],\"ask\":[{\"artifact\",\"why\",\"between\"}],\"compat\":[{\"check\",\"result\",\"explanation\",\"sources\"}],\"notes\",\"kbFingerprint\"}")
-    public ObjectNode diagnosis(@RestPath long id) {
+    public DiagnosisView diagnosis(@RestPath long id) {
         return diagnoses.diagnosis(id).orElseThrow(() -> ProblemException.notFound("no bundle " + id));
     }
 }

@@ -5,6 +5,9 @@ import jakarta.annotation.security.RolesAllowed;
 import dev.crashlab.kb.FieldCondition;
 import dev.crashlab.kb.KbArticle;
 import dev.crashlab.kb.Matcher;
+import dev.crashlab.kb.Remedy;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import dev.crashlab.kb.service.KnowledgeService;
 import dev.crashlab.search.KbHit;
 import dev.crashlab.web.problem.ProblemException;
@@ -86,50 +89,62 @@ public class KbResource {
     @Path("/{id}")
     @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "One article: its front matter as JSON, the Markdown body (\"bodyMarkdown\"); \"bodyHtml\" is null (the UI renders Markdown)")
-    public Map<String, Object> article(@RestPath String id) {
+    public ArticleView article(@RestPath String id) {
         KbArticle a = knowledge.current().source().kb().article(id)
                 .orElseThrow(() -> ProblemException.notFound("no KB article '" + id + "'"));
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("id", a.id());
-        out.put("title", a.title());
-        out.put("category", a.category());
-        out.put("platforms", a.platforms());
-        out.put("prior", a.prior());
-        out.put("matchers", a.matchers().stream().map(KbResource::matcher).toList());
-        out.put("against", a.against().stream().map(KbResource::matcher).toList());
-        out.put("remedies", a.remedies());
-        out.put("confirm", a.confirm());
-        out.put("references", a.references());
-        out.put("bodyMarkdown", a.body());
-        out.put("bodyHtml", null);
-        return out;
+        return new ArticleView(a.id(), a.title(), a.category(), a.platforms(), a.prior(),
+                a.matchers().stream().map(MatcherView::of).toList(), a.against().stream().map(MatcherView::of).toList(),
+                a.remedies(), a.confirm(), a.references(), a.body(), null);
     }
 
-    private static Map<String, Object> matcher(Matcher m) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("id", m.id());
-        switch (m.source()) {
-            case FACT -> {
-                out.put("fact", m.factKind());
-                Map<String, String> where = new LinkedHashMap<>();
-                for (FieldCondition c : m.where()) {
-                    where.put(c.field(), c.condition().written());
+    /**
+     * One article: its front matter and its Markdown body.
+     *
+     * @param bodyHtml always null: the UI renders the Markdown
+     */
+    public record ArticleView(String id, String title, String category, List<String> platforms, double prior,
+                              List<MatcherView> matchers, List<MatcherView> against, List<Remedy> remedies,
+                              List<String> confirm, List<String> references, String bodyMarkdown, String bodyHtml) {}
+
+    /**
+     * One matcher as the article states it; only the fields of its kind are present.
+     *
+     * @param fact the fact kind a fact matcher reads, with {@code where}: field to condition as written
+     * @param text the regular expression of a text matcher
+     * @param compat the compat check of a compat matcher, with the {@code outcome} it wants
+     * @param all the parts of an {@code all:} matcher
+     * @param absent true for a part that holds when nothing matches it (absent otherwise)
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record MatcherView(@Schema(required = true) String id, String fact, Map<String, String> where, String text,
+                              String compat, String outcome, List<MatcherView> all, Boolean absent,
+                              @Schema(required = true) double weight, @Schema(required = true) boolean specific,
+                              @Schema(required = true, nullable = true) @JsonInclude(JsonInclude.Include.ALWAYS) String says) {
+
+        static MatcherView of(Matcher m) {
+            String fact = null;
+            Map<String, String> where = null;
+            String text = null;
+            String compat = null;
+            String outcome = null;
+            List<MatcherView> all = null;
+            switch (m.source()) {
+                case FACT -> {
+                    fact = m.factKind();
+                    where = new LinkedHashMap<>();
+                    for (FieldCondition c : m.where()) {
+                        where.put(c.field(), c.condition().written());
+                    }
                 }
-                out.put("where", where);
+                case TEXT -> text = m.text().source();
+                case COMPAT -> {
+                    compat = m.compat();
+                    outcome = m.outcome();
+                }
+                case ALL -> all = m.all().stream().map(MatcherView::of).toList();
             }
-            case TEXT -> out.put("text", m.text().source());
-            case COMPAT -> {
-                out.put("compat", m.compat());
-                out.put("outcome", m.outcome());
-            }
-            case ALL -> out.put("all", m.all().stream().map(KbResource::matcher).toList());
+            return new MatcherView(m.id(), fact, where, text, compat, outcome, all, m.absent() ? Boolean.TRUE : null,
+                    m.weight(), m.specific(), m.says());
         }
-        if (m.absent()) {
-            out.put("absent", true);
-        }
-        out.put("weight", m.weight());
-        out.put("specific", m.specific());
-        out.put("says", m.says());
-        return out;
     }
 }

@@ -69,6 +69,7 @@ public class LabResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(Roles.WORKER)
     @Operation(summary = "Worker protocol: claim the next job (204 when there is none)")
+    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "200", description = "the claimed job (204: none)", content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = "application/json", schema = @org.eclipse.microprofile.openapi.annotations.media.Schema(implementation = ClaimedJob.class)))
     public Response claim(ClaimRequest request) {
         if (request == null) {
             throw new ProblemException(400, "bad-claim", "Bad claim", "send {\"worker\", \"backend\", \"devices\", \"version\"}");

@@ -66,13 +66,14 @@ public class ReproJobResource {
      * @param target {@code any} (default), {@code worker:<name>} or {@code gpu:<model>}
      * @param memoryCapBytes the memory to emulate (the reporter's card); null or 0 for none
      */
-    public record CreateJob(Long bundleId, JsonNode spec, String target, Long memoryCapBytes) {}
+    public record CreateJob(Long bundleId, @org.eclipse.microprofile.openapi.annotations.media.Schema(implementation = dev.crashlab.repro.ReproSpec.class, description = "a reproduction spec, its \"format\": 1 document") JsonNode spec, String target, Long memoryCapBytes) {}
 
     @POST
     @Path("/jobs")
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(Roles.LAB)
     @Operation(summary = "Queue a reproduction job: a bundle's extracted spec, or an edited spec")
+    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "201", description = "the queued job", content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = "application/json", schema = @org.eclipse.microprofile.openapi.annotations.media.Schema(implementation = JobView.class)))
     public Response create(CreateJob request) {
         if (request == null) {
             throw badRequest("send {\"bundleId\", \"spec\", \"target\", \"memoryCapBytes\"}; at least a bundleId or a spec");
@@ -131,7 +132,7 @@ public class ReproJobResource {
     }
 
     /** A spec to check and size. */
-    public record SpecBody(JsonNode spec) {}
+    public record SpecBody(@org.eclipse.microprofile.openapi.annotations.media.Schema(implementation = dev.crashlab.repro.ReproSpec.class, description = "a reproduction spec, its \"format\": 1 document") JsonNode spec) {}
 
     @POST
     @Path("/estimate")

@@ -63,6 +63,7 @@ public class TokenResource {
     @RolesAllowed(Roles.VIEWER)
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Make a personal API token with a subset of your roles; the value is in this reply only")
+    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "201", description = "the token, its value shown once", content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = "application/json", schema = @org.eclipse.microprofile.openapi.annotations.media.Schema(implementation = NewToken.class)))
     public Response create(NewTokenRequest body) {
         Caller c = Callers.of(identity);
         NewTokenRequest r = body == null ? new NewTokenRequest(null, null, null) : body;

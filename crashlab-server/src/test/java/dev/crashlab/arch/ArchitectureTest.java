@@ -12,6 +12,17 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.lang.EvaluationResult;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import java.lang.reflect.Method;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.lang.reflect.WildcardType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -105,6 +116,90 @@ class ArchitectureTest {
     @Test
     void onlyWebKnowsJaxRs() {
         HTTP_STAYS_IN_WEB.check(main);
+    }
+
+    @Test
+    void resourcesAnswerRecordsNotUntypedJson() {
+        List<String> found = new ArrayList<>();
+        for (JavaClass c : main) {
+            if (c.getPackageName().startsWith("dev.crashlab.")) {
+                found.addAll(untypedAnswers(c.reflect()));
+            }
+        }
+        assertThat(found).as("resource methods answering JsonNode/ObjectNode or a Map (the OpenAPI document cannot describe "
+                + "them; answer a record)").isEmpty();
+    }
+
+    @Test
+    void theUntypedAnswerRuleSeesEachKind() {
+        // guards the rule itself: a bare tree, a bare map and a tree inside a record are each reported
+        assertThat(untypedAnswers(dev.crashlab.arch.untyped.UntypedResource.class))
+                .anyMatch(s -> s.contains("tree()")).anyMatch(s -> s.contains("map()")).anyMatch(s -> s.contains("wrapped()"))
+                .hasSize(3);
+    }
+
+    /** The HTTP operations of a class (methods with a JAX-RS method designator) whose answer holds untyped JSON. */
+    static List<String> untypedAnswers(Class<?> c) {
+        List<String> out = new ArrayList<>();
+        Method[] methods;
+        try {
+            methods = c.getDeclaredMethods();
+        } catch (LinkageError e) {
+            return out; // a class whose optional dependencies are absent (it is no resource)
+        }
+        for (Method m : methods) {
+            boolean operation = Arrays.stream(m.getAnnotations())
+                    .anyMatch(a -> a.annotationType().isAnnotationPresent(jakarta.ws.rs.HttpMethod.class));
+            if (!operation) {
+                continue;
+            }
+            Type answer = m.getGenericReturnType();
+            if (answer instanceof Class<?> k && Map.class.isAssignableFrom(k)
+                    || answer instanceof ParameterizedType p && Map.class.isAssignableFrom((Class<?>) p.getRawType())) {
+                out.add(c.getName() + "." + m.getName() + "() answers a Map");
+                continue;
+            }
+            String path = untyped(answer, new HashSet<>());
+            if (path != null) {
+                out.add(c.getName() + "." + m.getName() + "() answers " + path);
+            }
+        }
+        return out;
+    }
+
+    /** Where in a type an untyped tree (a JsonNode, or a map to Object) sits, or null; walks type arguments and record components. */
+    private static String untyped(Type t, Set<Type> seen) {
+        if (!seen.add(t)) {
+            return null;
+        }
+        if (t instanceof ParameterizedType p) {
+            Type[] args = p.getActualTypeArguments();
+            if (Map.class.isAssignableFrom((Class<?>) p.getRawType()) && args.length == 2
+                    && (args[1] == Object.class || args[1] instanceof WildcardType)) {
+                return p.getTypeName();
+            }
+            for (Type a : args) {
+                String inner = untyped(a, seen);
+                if (inner != null) {
+                    return inner;
+                }
+            }
+            return untyped(p.getRawType(), seen);
+        }
+        if (t instanceof Class<?> k) {
+            if (com.fasterxml.jackson.databind.JsonNode.class.isAssignableFrom(k)) {
+                return k.getSimpleName();
+            }
+            if (k.isRecord()) {
+                for (RecordComponent rc : k.getRecordComponents()) {
+                    String inner = untyped(rc.getGenericType(), seen);
+                    if (inner != null) {
+                        return k.getSimpleName() + "." + rc.getName() + ": " + inner;
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     @Test

@@ -11,6 +11,7 @@ import dev.crashlab.diagnose.service.DiagnosisService;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.crashlab.bundle.Bundle;
 import dev.crashlab.fact.Facts;
+import dev.crashlab.reader.FactsJson;
 import dev.crashlab.crashes.ConfirmedCrashes;
 import dev.crashlab.crashes.CrashSignature;
 import dev.crashlab.crashes.SignatureTerm;
@@ -22,7 +23,9 @@ import jakarta.annotation.PreDestroy;
 import dev.crashlab.diagnose.service.ConfirmedCrashLookup;
 import dev.crashlab.diagnose.service.DiagnosisStored;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.time.Instant;
@@ -65,6 +68,9 @@ public class CrashSearchService implements ConfirmedCrashLookup {
     @Inject
     dev.crashlab.config.CrashLabConfig config;
 
+    @Inject
+    Event<SignatureStored> committed;
+
     private volatile CrashIndexSync sync;
     private java.util.concurrent.ScheduledExecutorService poller;
 
@@ -91,8 +97,9 @@ public class CrashSearchService implements ConfirmedCrashLookup {
      * @param gpu the first GPU model its files name, or null
      * @param framework the first framework and version (e.g. {@code tensorflow 2.10}), or null
      */
-    public record SearchHit(long bundleId, String name, Instant uploadedAt, LikelyCause likelyCause, double score,
-                            List<String> snippets, String group, String gpu, String framework) {}
+    public record SearchHit(long bundleId, String name, Instant uploadedAt, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) LikelyCause likelyCause, double score,
+                            List<String> snippets, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String group, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String gpu,
+                            @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String framework) {}
 
     /**
      * One page of search hits, with facet counts over all matches.
@@ -104,7 +111,7 @@ public class CrashSearchService implements ConfirmedCrashLookup {
                              Map<String, List<CrashIndex.FacetValue>> facets, List<String> notes) {}
 
     /** A similar past crash, what it shares and how much of the bundle's signature that is. */
-    public record SimilarCrash(long bundleId, String name, Instant uploadedAt, LikelyCause likelyCause, double similarity,
+    public record SimilarCrash(long bundleId, String name, Instant uploadedAt, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) LikelyCause likelyCause, double similarity,
                                List<SignatureTerm> shared) {}
 
     /** The crashes most like one bundle, and the terms that bundle was compared on. */
@@ -314,14 +321,26 @@ public class CrashSearchService implements ConfirmedCrashLookup {
         return Optional.of(new SimilarCrashes(bundleId, mine == null ? List.of() : mine.terms(), out));
     }
 
-    /** A bundle was diagnosed: its signature is derived, stored with the diagnosis and (re)indexed. */
+    /**
+     * A bundle was diagnosed: its signature is derived and stored with the diagnosis, and a change-log row written, in
+     * the storing transaction; the index learns it only once that transaction commits ({@link #onSignatureCommitted}),
+     * so a rollback leaves the index as it was.
+     */
     void onDiagnosisStored(@Observes DiagnosisStored d) {
         CrashSignature signature = CrashSignature.of(d.bundleName(), d.paths(), d.facts(), d.diagnosis(), d.confirmedId(),
                 d.confirmedTitle());
         d.row().signatureJson = toJson(signature);
         dev.crashlab.bundle.CrashChange.record(d.bundleId(), dev.crashlab.bundle.CrashChange.UPSERT); // same transaction
         Bundle b = Bundle.findById(d.bundleId());
-        indexed(new CrashIndex.Entry(d.bundleId(), signature, b == null ? 0 : b.uploadedAt.toEpochMilli(), d.confirmedId() != null));
+        committed.fire(new SignatureStored(new CrashIndex.Entry(d.bundleId(), signature,
+                b == null ? 0 : b.uploadedAt.toEpochMilli(), d.confirmedId() != null)));
+    }
+
+    /** A signature stored in a transaction still open; indexed when (and only if) it commits. */
+    record SignatureStored(CrashIndex.Entry entry) {}
+
+    void onSignatureCommitted(@Observes(during = TransactionPhase.AFTER_SUCCESS) SignatureStored s) {
+        indexed(s.entry());
     }
 
     private void indexed(CrashIndex.Entry e) {
@@ -410,6 +429,11 @@ public class CrashSearchService implements ConfirmedCrashLookup {
         index();
         CrashIndexSync s = sync;
         return s == null ? 0 : s.poll();
+    }
+
+    /** The signature this server's index holds for a bundle, or null (tests). */
+    CrashSignature indexedSignature(long bundleId) {
+        return index().signature(bundleId);
     }
 
     /** The change-log id up to which this server's index is known complete. */
@@ -640,12 +664,12 @@ public class CrashSearchService implements ConfirmedCrashLookup {
     static String toJson(CrashSignature s) {
         CrashSignature fit = s;
         try {
-            String json = Facts.json().writeValueAsString(fit);
+            String json = FactsJson.mapper().writeValueAsString(fit);
             while (json.length() > BundleDiagnosis.MAX_SIGNATURE) {
                 String text = fit.text();
                 fit = fit.with(text.isEmpty() ? fit.terms().subList(0, fit.terms().size() / 2) : fit.terms(),
                         text.substring(0, text.length() / 2));
-                json = Facts.json().writeValueAsString(fit);
+                json = FactsJson.mapper().writeValueAsString(fit);
             }
             return json;
         } catch (JsonProcessingException e) {
@@ -662,7 +686,7 @@ public class CrashSearchService implements ConfirmedCrashLookup {
             return Optional.empty();
         }
         try {
-            CrashSignature s = Facts.json().readValue(json, CrashSignature.class);
+            CrashSignature s = FactsJson.mapper().readValue(json, CrashSignature.class);
             return s.stale() ? Optional.empty() : Optional.of(s);
         } catch (IOException e) {
             LOG.warnf("a stored crash signature is not readable (%s); it is computed again", e.getMessage());

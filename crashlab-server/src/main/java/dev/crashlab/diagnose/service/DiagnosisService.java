@@ -4,13 +4,14 @@ package dev.crashlab.diagnose.service;
 import dev.crashlab.kb.service.KnowledgeService;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.crashlab.bundle.BundleService;
 import dev.crashlab.bundle.BundleStatus;
 import dev.crashlab.bundle.BundleViews.BundleView;
 import dev.crashlab.diagnose.Diagnosis;
 import dev.crashlab.diagnose.DiagnosisInput;
+import dev.crashlab.diagnose.DiagnosisDocument;
 import dev.crashlab.diagnose.DiagnosisJson;
+import dev.crashlab.reader.FactsJson;
 import dev.crashlab.diagnose.TextLine;
 import dev.crashlab.fact.Fact;
 import dev.crashlab.fact.Facts;
@@ -69,7 +70,7 @@ public class DiagnosisService {
      *
      * @throws DomainException CONFLICT when nothing is stored yet: the bundle is still being read, or its reading failed
      */
-    public Optional<ObjectNode> diagnosis(long bundleId) {
+    public Optional<DiagnosisView> diagnosis(long bundleId) {
         Optional<BundleView> found = bundles.find(bundleId);
         if (found.isEmpty()) {
             return Optional.empty();
@@ -93,20 +94,13 @@ public class DiagnosisService {
             // a writer holds the row (reading, diagnosing or deleting the bundle): serve this, unstored
             return new Served(json(bundleId, c), Instant.now(), true);
         });
+        DiagnosisDocument doc;
         try {
-            ObjectNode out = (ObjectNode) Facts.json().readTree(served.json());
-            ObjectNode result = Facts.json().createObjectNode();
-            result.put("bundleId", bundleId);
-            result.put("status", bundle.status().name());
-            result.put("artifactsRead", bundle.progress().artifactsRead());
-            result.put("artifactCount", bundle.progress().artifacts());
-            result.put("computedAt", served.computedAt().toString());
-            result.put("recomputed", served.recomputed());
-            result.setAll(out);
-            return Optional.of(result);
+            doc = FactsJson.mapper().readValue(served.json(), DiagnosisDocument.class);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("stored diagnosis of bundle " + bundleId + " is not JSON", e);
         }
+        return Optional.of(DiagnosisView.of(bundle, served.computedAt(), served.recomputed(), doc));
     }
 
     /** A diagnosis's JSON as served, when it was computed, and whether this request computed it. */
@@ -201,7 +195,7 @@ public class DiagnosisService {
     private static String json(long bundleId, Computed c) {
         String json;
         try {
-            json = Facts.json().writeValueAsString(DiagnosisJson.toJson(c.diagnosis()));
+            json = FactsJson.mapper().writeValueAsString(DiagnosisJson.toJson(c.diagnosis())); // the stored form: compact
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

@@ -26,10 +26,10 @@ public class ResolutionService {
     KnowledgeService knowledge;
 
     /** A confirmed cause as the API shows it. */
-    public record Confirmed(String articleId, String title, String note, Instant confirmedAt) {}
+    public record Confirmed(String articleId, String title, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String note, Instant confirmedAt) {}
 
     /** A bundle's resolution: its confirmed cause, or null. */
-    public record Resolution(long bundleId, Confirmed confirmed) {}
+    public record Resolution(long bundleId, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) Confirmed confirmed) {}
 
     /** Why a confirmation was refused, in words for the user. */
     public static final class Refused extends RuntimeException {
@@ -39,7 +39,7 @@ public class ResolutionService {
     }
 
     /** A bundle confirmed as some cause, as the KB article page lists it. */
-    public record ConfirmedBundle(long bundleId, String name, Instant uploadedAt, String note, Instant confirmedAt) {}
+    public record ConfirmedBundle(long bundleId, String name, Instant uploadedAt, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String note, Instant confirmedAt) {}
 
     /** The bundles confirmed as one article, most recently confirmed first, and how many there are in all. */
     public record ConfirmedBundles(String articleId, long total, java.util.List<ConfirmedBundle> bundles) {}
