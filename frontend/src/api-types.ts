@@ -4,6 +4,58 @@
  */
 
 export interface paths {
+    "/api/admin/crash-index/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Compare this server's past-crash index with the database; repair=true (the default) indexes again what differs */
+        post: {
+            parameters: {
+                query?: {
+                    repair?: boolean;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IndexDrift"];
+                    };
+                };
+                /** @description Not Authorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not Allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/retention": {
         parameters: {
             query?: never;
@@ -3529,6 +3581,25 @@ export interface components {
             evidence: components["schemas"]["EvidenceDocument"][];
             against: components["schemas"]["EvidenceDocument"][];
         };
+        IndexDrift: {
+            /** Format: int64 */
+            databaseCount: number;
+            /** Format: int64 */
+            indexCount: number;
+            databaseChecksum: string;
+            indexChecksum: string;
+            /** Format: int32 */
+            missingCount: number;
+            /** Format: int32 */
+            extraCount: number;
+            /** Format: int32 */
+            changedCount: number;
+            missing: number[];
+            extra: number[];
+            changed: number[];
+            repaired: boolean;
+            summary: string;
+        };
         /**
          * Format: date-time
          * @example 2022-03-10T16:15:50Z
@@ -3645,6 +3716,7 @@ export interface components {
             id: string;
             title: string;
             confirmed: boolean;
+            weak: boolean;
         };
         Limits: {
             /** Format: int64 */
