@@ -46,9 +46,10 @@ public final class GroupSignature {
 
     /**
      * The version of the rules. 1 was the set of specific terms (codes, libraries, exception types, events); 2 is
-     * this pipeline.
+     * this pipeline; 3 names a signal exit by its signal ({@code exit:SIGABRT}, not {@code 6}) and marks a weak
+     * verdict's best guess, so signatures stored before are computed again.
      */
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
     /** The most characters of a message part. */
     static final int MAX_MESSAGE = 120;
     /** The most characters of a message read (the rest cannot change the part). */
