@@ -45,6 +45,15 @@ public class RetentionService {
     /** The settings and the caller's usage, as the UI shows them. */
     public record Usage(int retentionDays, Long quotaBytes, long usedBytes, long bundles) {}
 
+    /**
+     * The bundles a sweep may delete, given the cut-off as {@code ?1}: uploaded before it, not pinned, no confirmed
+     * cause, and no reproduction job that a worker may still run (queued, claimed or running: deleting the bundle
+     * under it would leave the job's result with no bundle to show it on).
+     */
+    static final String DUE = " from bundle b where b.uploaded_at < ?1 and b.pinned = false"
+            + " and not exists (select 1 from bundle_resolution r where r.bundle_id = b.id)"
+            + " and not exists (select 1 from repro_job j where j.bundle_id = b.id and j.state in ('QUEUED', 'CLAIMED', 'RUNNING'))";
+
     /** What one sweep did. */
     public record SweepReport(int deleted, Instant cutoff) {}
 
@@ -100,8 +109,7 @@ public class RetentionService {
             List<Doomed> doomed = List.of();
             long total = 0;
             if (cutoff != null) {
-                String eligible = " from bundle b where b.uploaded_at < ?1 and b.pinned = false"
-                        + " and not exists (select 1 from bundle_resolution r where r.bundle_id = b.id)";
+                String eligible = DUE;
                 total = ((Number) em.createNativeQuery("select count(*)" + eligible).setParameter(1, cutoff).getSingleResult())
                         .longValue();
                 @SuppressWarnings("unchecked")
@@ -227,8 +235,7 @@ public class RetentionService {
         Instant cutoff = now.minus(days, ChronoUnit.DAYS);
         @SuppressWarnings("unchecked")
         List<Object[]> doomed = QuarkusTransaction.requiringNew().call(() -> Bundle.getEntityManager().createNativeQuery(
-                "select b.id, b.name from bundle b where b.uploaded_at < ?1 and b.pinned = false"
-                        + " and not exists (select 1 from bundle_resolution r where r.bundle_id = b.id) order by b.uploaded_at, b.id")
+                "select b.id, b.name" + DUE + " order by b.uploaded_at, b.id")
                 .setParameter(1, cutoff).setMaxResults(Math.max(1, config.maxDeletesPerSweep())).getResultList());
         int deleted = 0;
         for (Object[] row : doomed) {

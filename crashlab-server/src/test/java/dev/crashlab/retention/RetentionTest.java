@@ -174,6 +174,27 @@ class RetentionTest {
         given().get("/api/bundles/" + confirmed).then().statusCode(200);
     }
 
+    @Test
+    void theSweepKeepsABundleAReproductionJobMayStillRun() throws Exception {
+        String reporter = userToken("withjob-" + suffix(), "reporter");
+        long withJob = upload(reporter, "with-job.log", "RuntimeException: CUDA error: out of memory\n".getBytes());
+        dev.crashlab.testing.Ready.await(withJob);
+        // no worker runs in this profile: the job stays queued
+        String spec = "{\"format\":1,\"batch\":1,\"dtype\":\"float32\",\"layout\":\"NCHW\",\"mode\":\"inference\","
+                + "\"optimizer\":\"sgd\",\"layers\":[{\"name\":\"conv1\",\"in_channels\":1,\"out_channels\":1,\"input\":[4,4],\"kernel\":[3,3]}]}";
+        long job = given().contentType("application/json").body("{\"bundleId\":" + withJob + ",\"spec\":" + spec + "}")
+                .post("/api/repro/jobs").then().statusCode(201).body("state", equalTo("queued")).extract().<Integer>path("id").longValue();
+        Instant old = Instant.now().minus(40, ChronoUnit.DAYS);
+        QuarkusTransaction.requiringNew().run(() -> Bundle.update("uploadedAt = ?1 where id = ?2", old, withJob));
+        assertThat(retention.overview(Instant.now(), 1000).nextSweep()).noneMatch(d -> d.bundleId() == withJob);
+        Thread.sleep(1500); // three sweeps
+        given().get("/api/bundles/" + withJob).then().statusCode(200);
+        // once the job has ended, the bundle is an old one like any other
+        QuarkusTransaction.requiringNew().run(() -> dev.crashlab.repro.jobs.ReproJob.update("state = ?1 where id = ?2",
+                dev.crashlab.repro.worker.JobState.CANCELLED, job));
+        awaitGone(withJob);
+    }
+
     @jakarta.inject.Inject
     RetentionService retention;
 
