@@ -468,11 +468,11 @@ function Retention() {
           {data.cutoff == null ? (
             <p className="muted" data-testid="next-sweep">Retention is off: no sweep deletes anything.</p>
           ) : data.nextSweepTotal === 0 ? (
-            <p className="muted" data-testid="next-sweep">Nothing: no bundle uploaded before <Time iso={data.cutoff} /> is unpinned and unconfirmed.</p>
+            <p className="muted" data-testid="next-sweep">Nothing: no bundle uploaded before <Time iso={data.cutoff} /> is unpinned, unconfirmed and free of unfinished reproduction jobs.</p>
           ) : (
             <>
               <p data-testid="next-sweep">
-                {plural(data.nextSweepTotal, 'bundle')} uploaded before <Time iso={data.cutoff} /> {data.nextSweepTotal === 1 ? 'is' : 'are'} neither pinned nor confirmed
+                {plural(data.nextSweepTotal, 'bundle')} uploaded before <Time iso={data.cutoff} /> {data.nextSweepTotal === 1 ? 'is' : 'are'} neither pinned, confirmed nor waiting for a reproduction job
                 {data.nextSweepTotal > data.nextSweep.length ? `; the next sweep deletes the oldest ${data.nextSweep.length}` : ' and will be deleted'}:
               </p>
               <div className="table-wrap">

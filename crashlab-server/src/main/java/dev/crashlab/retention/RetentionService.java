@@ -172,10 +172,11 @@ public class RetentionService {
 
     /**
      * The check that counts: {@link #checkQuota} again, inside the transaction that stores a new bundle of
-     * {@code incoming} bytes (before its owner is recorded there). New bundles commit one at a time, under the blob
-     * guard that every server takes ({@code BundleService.guarded}), so this sees every upload that committed before
-     * it, and two uploads racing past the early check cannot both take the caller over the quota. The refusal's audit
-     * row is written in a transaction of its own, since this one rolls back.
+     * {@code incoming} bytes (before its owner is recorded there). It first locks the caller's {@code quota_lock} row
+     * (V50) until that transaction ends, so two uploads of one person commit one after the other and the second sees
+     * the first's bytes: two uploads racing past the early check cannot both take the caller over the quota. Other
+     * people's uploads do not wait. The refusal's audit row is written in a transaction of its own, since this one
+     * rolls back.
      *
      * @throws DomainException TOO_LARGE (413), as {@link #checkQuota}
      */
@@ -183,7 +184,23 @@ public class RetentionService {
         if (config.quota().isEmpty()) {
             return;
         }
+        lockOwner(who.name());
         refuseOver(who, incoming, usedInTransaction(who.name())[0]);
+    }
+
+    // the owner's lock row: made once (in a transaction of its own: two first uploads may race to make it), then held
+    private static void lockOwner(String owner) {
+        var em = Bundle.getEntityManager();
+        if (em.createNativeQuery("select owner from quota_lock where owner = ?1").setParameter(1, owner).getResultList().isEmpty()) {
+            try {
+                QuarkusTransaction.requiringNew().run(() -> Bundle.getEntityManager()
+                        .createNativeQuery("insert into quota_lock (owner) select ?1 where not exists (select 1 from quota_lock where owner = ?1)")
+                        .setParameter(1, owner).executeUpdate());
+            } catch (RuntimeException raced) {
+                // another upload of theirs made it first
+            }
+        }
+        em.createNativeQuery("select owner from quota_lock where owner = ?1 for update").setParameter(1, owner).getResultList();
     }
 
     private void refuseOver(Caller who, long incoming, long used) {

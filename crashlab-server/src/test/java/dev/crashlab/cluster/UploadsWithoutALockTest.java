@@ -106,6 +106,9 @@ class UploadsWithoutALockTest {
         settings.put("crashlab.s3.access-key-id", S3ProxyServer.KEY);
         settings.put("crashlab.s3.secret-access-key", S3ProxyServer.SECRET);
         settings.put("crashlab.s3.path-style", "true");
+        // the test profile keeps uploads small (4 MiB) so that its over-the-limit cases stay fast: room for 200 MB here
+        settings.put("crashlab.upload.max-request-size", "256M");
+        settings.put("crashlab.upload.max-expanded-size", "256M");
         try (ChildServer a = ChildServer.start("nolock_a", settings, List.of());
              ChildServer b = ChildServer.sharing("nolock_b", a, settings, List.of());
              Connection db = a.connection()) {

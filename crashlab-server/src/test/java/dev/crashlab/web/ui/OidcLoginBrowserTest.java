@@ -91,7 +91,7 @@ class OidcLoginBrowserTest {
         // back at CrashLab's UI, signed in: the header names the user
         expect(page, "[data-testid=account-link]", "back at CrashLab, signed in");
         assertThat(page.url()).startsWith(index.toString()).doesNotContain("/api/");
-        assertThat(page.getByTestId("account-link").textContent()).isEqualTo(login);
+        assertThat(page.getByTestId("account-link").innerText().strip()).isEqualTo(login);
         return page;
     }
 

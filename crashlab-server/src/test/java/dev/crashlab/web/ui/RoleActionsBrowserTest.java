@@ -54,7 +54,7 @@ class RoleActionsBrowserTest extends BrowserPageTest {
             p.getByLabel("User name").fill(user);
             p.getByLabel("Password").fill(PASSWORD);
             p.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Sign in")).click();
-            assertThat(p.getByTestId("account-link")).hasText(user);
+            assertThat(p.getByTestId("account-link")).hasText(user, new com.microsoft.playwright.assertions.LocatorAssertions.HasTextOptions().setUseInnerText(true));
             String cookie = c.cookies().stream().filter(k -> k.name.equals("crashlab_session")).findFirst().orElseThrow().value;
 
             // the report is there before anything is counted as absent

@@ -48,8 +48,12 @@ class UntrustedContentBrowserTest extends BrowserPageTest {
             <img src="x" onerror="%s"></body></html>
             """.formatted(SET_FLAG, SET_FLAG);
 
-    /** Names that are HTML: the bundle's name and a file's name must show as text on every page that lists them. */
-    static final String NAME_HTML = "<img src=x onerror=\"window.crashlabPwned=1\"><script>window.crashlabPwned=1</script>";
+    /**
+     * Names that are HTML: the bundle's name and a file's name must show as text on every page that lists them. (No
+     * {@code /} in the bundle name: a name is cut to its last path segment, so {@code </script>} would leave only
+     * {@code script>}.)
+     */
+    static final String NAME_HTML = "<img src=x onerror=\"window.crashlabPwned=1\"><svg onload=\"window.crashlabPwned=1\">";
 
     static final String FILE_NAME_HTML = "<img src=x onerror=window.crashlabPwned=1>.log";
 
