@@ -104,11 +104,12 @@ final class RelevantEvents {
                 crash = when;
             }
         }
-        // the times of the events, by the line they were read from (typed facts share their WindowsEvent's line)
-        Map<String, WindowsEvent> byLine = new HashMap<>();
+        // the events by the line their record starts on, per file: a typed fact belongs to the record at or above its
+        // line (an .evtx record's typed facts share its line; a text export's cite the description line below the header)
+        Map<String, java.util.TreeMap<Long, WindowsEvent>> byLine = new HashMap<>();
         for (Fact f : input.facts()) {
             if (f instanceof WindowsEvent e) {
-                e.sources().forEach(s -> byLine.put(s.artifact() + ":" + s.line(), e));
+                e.sources().forEach(s -> byLine.computeIfAbsent(s.artifact(), k -> new java.util.TreeMap<>()).put(s.line(), e));
             }
         }
         List<Fact> keep = new ArrayList<>();
@@ -127,10 +128,14 @@ final class RelevantEvents {
         return new Split(new DiagnosisInput(keep, input.lines()), other, otherCount);
     }
 
-    private static boolean belongs(Fact f, Map<String, WindowsEvent> byLine, Set<String> processes, Set<String> modules,
-            Instant crash) {
+    private static boolean belongs(Fact f, Map<String, java.util.TreeMap<Long, WindowsEvent>> byLine, Set<String> processes,
+            Set<String> modules, Instant crash) {
         WindowsEvent e = f instanceof WindowsEvent w ? w
-                : f.sources().stream().map(s -> byLine.get(s.artifact() + ":" + s.line())).filter(x -> x != null).findFirst().orElse(null);
+                : f.sources().stream().map(s -> {
+                    java.util.TreeMap<Long, WindowsEvent> events = byLine.get(s.artifact());
+                    Map.Entry<Long, WindowsEvent> at = events == null ? null : events.floorEntry(s.line());
+                    return at == null ? null : at.getValue();
+                }).filter(x -> x != null).findFirst().orElse(null);
         String provider = e == null || e.provider() == null ? "" : e.provider();
         Instant when = e == null ? null : eventTime(e.time());
         boolean gpu = f instanceof DisplayDriverEvent || f instanceof WheaEvent || GPU_PROVIDER.matcher(provider).find();
