@@ -1292,7 +1292,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Show a bundle and its artifacts; sameFilesAs names the earliest bundle with exactly the same files */
+        /** Show a bundle and its artifacts; sameFilesAs names the earliest bundle with exactly the same files, displayName is the name the list shows */
         get: {
             parameters: {
                 query?: never;
@@ -3276,6 +3276,7 @@ export interface components {
             /** Format: int64 */
             id: number;
             name: string;
+            displayName: string;
             uploadedAt: components["schemas"]["Instant"];
             /** Format: int64 */
             size: number;
@@ -3299,8 +3300,8 @@ export interface components {
         Child: {
             ending: string;
             /** Format: int32 */
-            exit_code: number;
-            signal: string;
+            exit_code: number | null;
+            signal: string | null;
             /** Format: int64 */
             duration_ms: number;
             description: string;
@@ -3401,8 +3402,8 @@ export interface components {
         Device: {
             name: string;
             /** Format: int64 */
-            memoryBytes: number;
-            unavailableReason: string;
+            memoryBytes: number | null;
+            unavailableReason: string | null;
         };
         DiagnosisView: {
             /** Format: int64 */
@@ -3437,11 +3438,11 @@ export interface components {
         Draft: {
             /** Format: int64 */
             bundleId: number;
-            spec: components["schemas"]["ReproSpec"];
+            spec: components["schemas"]["ReproSpec"] | null;
             notes: string[];
-            estimate: components["schemas"]["MemoryEstimate"];
+            estimate: components["schemas"]["MemoryEstimate"] | null;
             /** Format: int64 */
-            suggestedMemoryCapBytes: number;
+            suggestedMemoryCapBytes: number | null;
         };
         Entries: {
             items: components["schemas"]["Entry"][];
@@ -3528,8 +3529,8 @@ export interface components {
             count: number;
             firstSeen: components["schemas"]["Instant"];
             lastSeen: components["schemas"]["Instant"];
-            causeId: string;
-            causeTitle: string;
+            causeId: string | null;
+            causeTitle: string | null;
             /** Format: int64 */
             confirmed: number;
             daily: number[];
@@ -3615,7 +3616,7 @@ export interface components {
             total: number;
         };
         JobResult: {
-            replay: components["schemas"]["ReplayResult"];
+            replay: components["schemas"]["ReplayResult"] | null;
             child: components["schemas"]["Child"];
             worker: string;
             backend: string;
@@ -3626,42 +3627,42 @@ export interface components {
             /** Format: int64 */
             id: number;
             /** Format: int64 */
-            bundleId: number;
+            bundleId: number | null;
             state: components["schemas"]["JobState"];
             target: string;
             /** Format: int64 */
-            memoryCapBytes: number;
-            worker: string;
+            memoryCapBytes: number | null;
+            worker: string | null;
             /** Format: int32 */
             attempts: number;
-            progress: string;
-            reason: string;
+            progress: string | null;
+            reason: string | null;
             createdAt: components["schemas"]["Instant"];
-            finishedAt: components["schemas"]["Instant"];
+            finishedAt: ((string | components["schemas"]["Instant"] | null) | null) | components["schemas"]["Instant"] | null;
         };
         JobView: {
             /** Format: int64 */
             id: number;
             /** Format: int64 */
-            bundleId: number;
+            bundleId: number | null;
             state: components["schemas"]["JobState"];
             target: string;
             /** Format: int64 */
-            memoryCapBytes: number;
-            worker: string;
+            memoryCapBytes: number | null;
+            worker: string | null;
             /** Format: int32 */
             attempts: number;
             /** Format: int32 */
             maxAttempts: number;
             cancelRequested: boolean;
-            progress: string;
-            reason: string;
-            leaseExpiresAt: components["schemas"]["Instant"];
+            progress: string | null;
+            reason: string | null;
+            leaseExpiresAt: ((string | components["schemas"]["Instant"] | null) | null) | components["schemas"]["Instant"] | null;
             createdAt: components["schemas"]["Instant"];
-            startedAt: components["schemas"]["Instant"];
-            finishedAt: components["schemas"]["Instant"];
+            startedAt: ((string | components["schemas"]["Instant"] | null) | null) | components["schemas"]["Instant"] | null;
+            finishedAt: ((string | components["schemas"]["Instant"] | null) | null) | components["schemas"]["Instant"] | null;
             spec: components["schemas"]["ReproSpec"];
-            result: components["schemas"]["JobResult"];
+            result: components["schemas"]["JobResult"] | null;
         };
         KbHit: {
             id: string;
@@ -3703,10 +3704,10 @@ export interface components {
             peak_bytes: number;
             kernel_ms: components["schemas"]["PassTimes"];
             /** Format: double */
-            max_abs_error: number;
+            max_abs_error: number | null;
             tdr_risk: boolean;
-            error: string;
-            message: string;
+            error: string | null;
+            message: string | null;
         };
         /** @enum {string} */
         LayerStatus: "passed" | "out-of-memory" | "device-error" | "mismatch" | "skipped";
@@ -3784,10 +3785,10 @@ export interface components {
             /** Format: int64 */
             total_bytes: number;
             /** Format: int64 */
-            available_bytes: number;
+            available_bytes: number | null;
             /** Format: int64 */
             framework_reserve_bytes: number;
-            fits: boolean;
+            fits: boolean | null;
             assumptions: string[];
             not_modelled: string[];
         };
@@ -3846,11 +3847,11 @@ export interface components {
         ParseStatus: "PENDING" | "PARSED" | "PARTIAL" | "FAILED" | "UNSUPPORTED";
         PassTimes: {
             /** Format: double */
-            forward: number;
+            forward: number | null;
             /** Format: double */
-            backward_data: number;
+            backward_data: number | null;
             /** Format: double */
-            backward_filter: number;
+            backward_filter: number | null;
         };
         PasswordChange: {
             current: string;
@@ -3867,7 +3868,7 @@ export interface components {
             /** Format: int32 */
             artifacts: number;
             /** Format: int32 */
-            readerVersion: number;
+            readerVersion: number | null;
         };
         Remedy: {
             platform: string;
@@ -3876,26 +3877,26 @@ export interface components {
         ReplayFindings: {
             memory: string;
             time: string;
-            exceeds_reporter_memory: boolean;
+            exceeds_reporter_memory: boolean | null;
             /** Format: int32 */
-            largest_batch_that_fits: number;
-            exceeds_watchdog: boolean;
+            largest_batch_that_fits: number | null;
+            exceeds_watchdog: boolean | null;
             /** Format: double */
-            longest_pass_ms: number;
+            longest_pass_ms: number | null;
             passes_over_watchdog: string[];
         };
         ReplayResult: {
             status: components["schemas"]["Status"];
             backend: string;
-            device: string;
+            device: string | null;
             reason: string;
             /** Format: int64 */
             memory_cap_bytes: number;
             /** Format: int64 */
             seed: number;
-            estimate: components["schemas"]["MemoryEstimate"];
+            estimate: components["schemas"]["MemoryEstimate"] | null;
             layers: components["schemas"]["LayerResult"][];
-            findings: components["schemas"]["ReplayFindings"];
+            findings: components["schemas"]["ReplayFindings"] | null;
         };
         ReporterGpu: {
             name: string;
@@ -4078,12 +4079,12 @@ export interface components {
             name: string;
             backend: string;
             devices: components["schemas"]["Device"][];
-            version: string;
+            version: string | null;
             firstSeen: components["schemas"]["Instant"];
             lastSeen: components["schemas"]["Instant"];
             online: boolean;
             /** Format: int64 */
-            currentJob: number;
+            currentJob: number | null;
         };
         Workers: {
             local: components["schemas"]["LocalWorkerView"];

@@ -46,8 +46,19 @@ export function shortHash(hash: string, length = 12): string {
   return hash && hash.length > length ? `${hash.slice(0, length)}…` : hash;
 }
 
+const PLURAL_RULES = new Intl.PluralRules('en');
+
+/**
+ * The word for a count: {@code one} for exactly one, else {@code many} ("is"/"are", "needs"/"need"). The only place
+ * the UI decides between singular and plural; FrontendPluralsTest fails on a hand-made choice elsewhere.
+ */
+export function pluralForm(n: number, one: string, many = `${one}s`): string {
+  return PLURAL_RULES.select(n) === 'one' ? one : many;
+}
+
+/** A count with its noun: "1 crash", "1,204 crashes" (the number grouped as the UI writes numbers). */
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
+  return `${n.toLocaleString()} ${pluralForm(n, one, many)}`;
 }
 
 // Names of the exit statuses people search for. Sources: NTSTATUS values from Microsoft's [MS-ERREF] "2.3.1

@@ -139,6 +139,25 @@ export function inline(text: string, keyPrefix = 'i'): ReactNode[] {
   return out.flatMap((node, i) => (typeof node === 'string' ? articleRefs(node, `${keyPrefix}-t${i}`) : [node]));
 }
 
+/**
+ * A server message (a problem's detail, a reading problem, a budget note) with its `code` spans as code: the server
+ * marks names that way ("`empty.zip` is empty"); nothing else in it is read as Markdown, and it never shows backticks.
+ */
+export function codeSpans(text: string, keyPrefix = 'c'): ReactNode[] {
+  const out: ReactNode[] = [];
+  const re = /(`+)([\s\S]*?[^`])\1(?!`)/g;
+  let last = 0;
+  let n = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m.index > last) out.push(text.slice(last, m.index));
+    out.push(<code key={`${keyPrefix}-${n++}`}>{m[2]}</code>);
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  // an unpaired backtick marks nothing: leave it out rather than show it
+  return out.map((node) => (typeof node === 'string' ? node.replace(/`/g, '') : node));
+}
+
 // "see shm-too-small": an article named by its id in KB text
 const SEE_ARTICLE = /\b(see )([a-z0-9]+(?:-[a-z0-9]+)+)\b/g;
 

@@ -2,144 +2,49 @@
 // and the server-sent event stream of one job. Field names follow the server: jobs in camelCase,
 // replay results and estimates in snake_case (as `bin/crashlab repro --json` prints them).
 import { ApiError, getJson, problemToError } from './api.ts';
+import type { components } from './api-types.ts';
 
-export interface LayerMemory {
-  name: string;
-  activation_bytes: number;
-  weight_bytes: number;
-  gradient_bytes: number;
-  optimizer_bytes: number;
-  workspace_bytes: number;
-  transient_bytes: number;
-  total_bytes: number;
-}
+// The shapes are the server's records (frontend/src/api-types.ts, generated from its OpenAPI document).
+type Schemas = components['schemas'];
 
-export interface MemoryEstimate {
-  mode: string;
-  layers: LayerMemory[];
-  total_bytes: number;
-  available_bytes: number | null;
-  framework_reserve_bytes: number;
-  fits: boolean | null;
-  assumptions: string[];
-  not_modelled: string[];
-}
+export type LayerMemory = Schemas['LayerMemory'];
 
-/** A spec in the reproduction JSON format; the panel edits it as text and never interprets more than this. */
-export interface SpecDocument {
+export type MemoryEstimate = Schemas['MemoryEstimate'];
+
+/**
+ * A spec in the reproduction JSON format (the "format": 1 document, snake_case); the panel edits it as text and reads
+ * nothing of it but the reporter's card. The OpenAPI document describes it only as an open object.
+ */
+export type SpecDocument = Schemas['ReproSpec'] & {
   reporter_gpu?: { name?: string | null; memory_total_mib?: number; memory_used_mib?: number } | null;
-  [field: string]: unknown;
-}
+};
 
-export interface Draft {
-  bundleId: number;
-  spec: SpecDocument | null;
-  notes: string[];
-  estimate: MemoryEstimate | null;
-  suggestedMemoryCapBytes: number | null;
-}
+export type Draft = Omit<Schemas['Draft'], 'spec'> & { spec: SpecDocument | null };
 
-export interface Checked {
-  spec: SpecDocument;
-  estimate: MemoryEstimate;
-}
+export type Checked = Omit<Schemas['Checked'], 'spec'> & { spec: SpecDocument };
 
-export interface LayerResult {
-  name: string;
-  problem: string;
-  status: string;
-  peak_bytes: number;
-  kernel_ms: { forward: number | null; backward_data: number | null; backward_filter: number | null };
-  max_abs_error: number | null;
-  tdr_risk: boolean;
-  error: string | null;
-  message: string | null;
-}
+export type LayerResult = Schemas['LayerResult'];
 
-export interface ReplayResult {
-  status: string;
-  backend: string;
-  device: string | null;
-  reason: string;
-  memory_cap_bytes: number;
-  estimate?: MemoryEstimate | null;
-  layers?: LayerResult[];
-  findings?: ReplayFindings | null;
-}
+export type ReplayResult = Schemas['ReplayResult'];
 
 /** What a replay shows about the reported crash (repro/ReplayFindings): verdicts, and the server's sentences. */
-export interface ReplayFindings {
-  memory: string;
-  time: string;
-  exceeds_reporter_memory: boolean | null;
-  largest_batch_that_fits: number | null;
-  exceeds_watchdog: boolean | null;
-  longest_pass_ms: number | null;
-  passes_over_watchdog: string[];
-}
+export type ReplayFindings = Schemas['ReplayFindings'];
 
-export interface ChildExit {
-  ending: string;
-  exit_code: number | null;
-  signal: string | null;
-  duration_ms: number;
-  description: string;
-  log_tail: string;
-}
+export type ChildExit = Schemas['Child'];
 
-export interface JobResult {
-  replay: ReplayResult | null;
-  child: ChildExit;
-  worker: string;
-  backend: string;
-}
+export type JobResult = Schemas['JobResult'];
 
-export type JobState = 'queued' | 'claimed' | 'running' | 'passed' | 'failed' | 'crashed' | 'timed-out' | 'cancelled';
+export type JobState = Schemas['JobState'];
 
-export interface Job {
-  id: number;
-  bundleId: number | null;
-  state: JobState;
-  target: string;
-  memoryCapBytes: number | null;
-  worker: string | null;
-  attempts: number;
-  maxAttempts: number;
-  cancelRequested: boolean;
-  progress: string | null;
-  reason: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  result: JobResult | null;
-}
+export type Job = Schemas['JobView'];
 
-export interface JobSummary {
-  id: number;
-  state: JobState;
-}
+export type JobSummary = Schemas['JobSummary'];
 
-export interface Device {
-  name: string;
-  memoryBytes: number | null;
-  unavailableReason: string | null;
-}
+export type Device = Schemas['Device'];
 
-export interface Worker {
-  name: string;
-  backend: string;
-  devices: Device[];
-  version: string | null;
-  lastSeen: string;
-  online: boolean;
-  currentJob: number | null;
-}
+export type Worker = Schemas['WorkerView'];
 
-export interface Lab {
-  workers: Worker[];
-  remoteWorkers: boolean;
-  localWorker: boolean;
-}
+export type Lab = Schemas['Lab'];
 
 export const FINAL_STATES: ReadonlySet<JobState> = new Set(['passed', 'failed', 'crashed', 'timed-out', 'cancelled']);
 
@@ -172,7 +77,7 @@ export function getLab(signal?: AbortSignal): Promise<Lab> {
 }
 
 export async function latestJob(bundleId: number, signal?: AbortSignal): Promise<Job | null> {
-  const page = await getJson<{ items: JobSummary[] }>(`/api/repro/jobs?bundleId=${bundleId}&size=1`, signal);
+  const page = await getJson<Schemas['JobPage']>(`/api/repro/jobs?bundleId=${bundleId}&size=1`, signal);
   return page.items.length === 0 ? null : getJson<Job>(`/api/repro/jobs/${page.items[0].id}`, signal);
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { artifactContentUrl, getArtifactContent, type Artifact, type ArtifactContent } from '../api.ts';
-import { formatBytes } from '../format.ts';
+import { formatBytes, plural } from '../format.ts';
 import { ErrorAlert, Loading } from './common.tsx';
 import { EventRecordView } from './EventRecordView.tsx';
 import { navigate } from '../router.tsx';
@@ -152,18 +152,18 @@ export function ArtifactViewer({
         </pre>
         {target !== null && target > lines.total && (
           <p className="viewer-foot muted">
-            Line {target.toLocaleString()} is past the end of this file ({lines.total.toLocaleString()} {lines.total === 1 ? 'line' : 'lines'}).
+            Line {target.toLocaleString()} is past the end of this file ({plural(lines.total, 'line')}).
           </p>
         )}
         {target !== null && target <= lines.total && target > lines.shown.length && (
           <p className="viewer-foot muted">
-            Line {target.toLocaleString()} is past the {lines.shown.length.toLocaleString()} lines shown here; download the
+            Line {target.toLocaleString()} is past the {plural(lines.shown.length, 'line')} shown here; download the
             file to see it.
           </p>
         )}
         {lines.total > lines.shown.length && (
           <p className="viewer-foot muted">
-            Showing the first {lines.shown.length.toLocaleString()} of {lines.total.toLocaleString()} lines. Download the
+            Showing the first {lines.shown.length.toLocaleString()} of {plural(lines.total, 'line')}. Download the
             file to see the rest.
           </p>
         )}
@@ -171,7 +171,7 @@ export function ArtifactViewer({
     );
   }
 
-  const lineCount = lines ? `${lines.total.toLocaleString()} ${lines.total === 1 ? 'line' : 'lines'} · ` : '';
+  const lineCount = lines ? `${plural(lines.total, 'line')} · ` : '';
   return (
     <section className="viewer" id="artifact-viewer" ref={panel} aria-labelledby="viewer-heading" data-testid="artifact-viewer">
       <header className="viewer-head">

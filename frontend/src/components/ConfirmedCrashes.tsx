@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { getConfirmedAs, type ConfirmedBundles } from '../crashes.ts';
 import { Link } from '../router.tsx';
-import { Time } from './common.tsx';
+import { ProblemText, Time } from './common.tsx';
 
 /** The crashes people confirmed as this KB article's cause, with what fixed them. */
 export function ConfirmedCrashes({ articleId }: { articleId: string }) {
@@ -23,7 +23,7 @@ export function ConfirmedCrashes({ articleId }: { articleId: string }) {
       <h2 id="confirmed-crashes-heading">
         Confirmed crashes {data && data.total > 0 && <span className="count">{data.total.toLocaleString()}</span>}
       </h2>
-      {error && <p className="muted">{error}</p>}
+      {error && <p className="muted"><ProblemText>{error}</ProblemText></p>}
       {data && data.total === 0 && <p className="muted">No crash has been confirmed as this cause yet.</p>}
       {data && data.bundles.length > 0 && (
         <ul className="kb-confirmed-list">

@@ -15,7 +15,7 @@ import {
 import { formatBytes } from '../format.ts';
 import { inline } from '../markdown.tsx';
 import { Link } from '../router.tsx';
-import { ErrorAlert, Loading } from './common.tsx';
+import { ErrorAlert, Loading, ProblemText } from './common.tsx';
 import { SourceLink, type SourceJump } from './SourceLink.tsx';
 
 type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'loaded'; diagnosis: Diagnosis };
@@ -472,7 +472,7 @@ function Remedies({ id }: { id: string }) {
     return () => controller.abort();
   }, [id]);
   if (state.kind === 'loading') return <Loading label="Loading the fix…" />;
-  if (state.kind === 'error') return <p className="muted">The fix could not be loaded: {state.message}</p>;
+  if (state.kind === 'error') return <p className="muted">The fix could not be loaded: <ProblemText>{state.message}</ProblemText></p>;
   const a = state.article;
   return (
     <div className="remedies" data-testid="remedies">

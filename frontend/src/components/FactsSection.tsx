@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Artifact, ArtifactFacts, Fact } from '../api.ts';
 import { genericSummary, kindLabel, summarize } from '../facts.ts';
 import { plural } from '../format.ts';
-import { Loading } from './common.tsx';
+import { Loading, ProblemText } from './common.tsx';
 import type { FactsState } from './EnvironmentPanel.tsx';
 import { SourceLink, type SourceJump } from './SourceLink.tsx';
 
@@ -88,7 +88,7 @@ function ArtifactFactsBlock({ entry, artifact, jump }: { entry: ArtifactFacts; a
             <ul data-testid="problems">
               {problems.map((p, i) => (
                 <li key={i} className="muted">
-                  {p}
+                  <ProblemText>{p}</ProblemText>
                 </li>
               ))}
             </ul>

@@ -16,7 +16,7 @@ export function MemoryChart({ estimate, cardName }: { estimate: MemoryEstimate; 
   return (
     <figure className="mem-chart" data-testid="memory-chart">
       <figcaption>
-        Estimated GPU memory, {estimate.mode === 'inference' ? 'inference' : 'one training step'}
+        Estimated GPU memory, {estimate.mode === 'INFERENCE' ? 'inference' : 'one training step'}
         {available !== null ? (
           <>
             {' '}

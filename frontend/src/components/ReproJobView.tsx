@@ -1,6 +1,6 @@
-import { formatBytes } from '../format.ts';
+import { formatBytes, plural, pluralForm } from '../format.ts';
 import { FINAL_STATES, type Job, type LayerResult, type ReplayFindings } from '../repro.ts';
-import { Time } from './common.tsx';
+import { ProblemText, Time } from './common.tsx';
 
 const TONES: Record<string, string> = {
   queued: 'neutral',
@@ -36,7 +36,7 @@ function LayerRow({ layer }: { layer: LayerResult }) {
       <td>
         <Badge status={layer.status} />
         {layer.tdr_risk && <span className="badge badge-warn">over 2 s (TDR)</span>}
-        {layer.error && <span className="mono"> {layer.error}</span>}
+        {layer.error && <span className="mono"> <ProblemText>{layer.error}</ProblemText></span>}
       </td>
       <td className="num">{layer.peak_bytes ? formatBytes(layer.peak_bytes) : '—'}</td>
       <td className="num">{ms(layer.kernel_ms?.forward ?? null)}</td>
@@ -92,7 +92,7 @@ function Findings({ findings }: { findings: ReplayFindings }) {
             {watchdog === null
               ? 'Not timed against the watchdog'
               : watchdog
-                ? `Over the 2 s watchdog: ${findings.passes_over_watchdog.length} pass(es) need longer`
+                ? `Over the 2 s watchdog: ${plural(findings.passes_over_watchdog.length, 'pass', 'passes')} ${pluralForm(findings.passes_over_watchdog.length, 'needs', 'need')} longer`
                 : `Under the 2 s watchdog${findings.longest_pass_ms !== null ? `: the longest pass needs at least ${seconds(findings.longest_pass_ms)}` : ''}`}
           </strong>
           <p className="finding-detail">{sentence(findings.time)}</p>

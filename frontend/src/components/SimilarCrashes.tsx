@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { getSimilarCrashes, type SimilarCrashes as Similar } from '../crashes.ts';
+import { pluralForm } from '../format.ts';
 import { Link } from '../router.tsx';
 import { ErrorAlert, Loading, Time } from './common.tsx';
 
@@ -42,7 +43,7 @@ export function SimilarCrashes({ bundleId }: { bundleId: number }) {
       <p className="muted" data-testid="no-similar">
         {specific.length === 0
           ? 'Nothing in this bundle is specific enough to compare with other crashes (no exit code, failing library, event or likely cause was found).'
-          : `No other crash shares ${specific.length === 1 ? specific[0].label : 'any of: ' + specific.map((t) => t.label).join(', ')}.`}
+          : `No other crash shares ${pluralForm(specific.length, '', 'any of: ')}${specific.map((t) => t.label).join(', ')}.`}
       </p>
     );
   } else {

@@ -8,6 +8,7 @@ import './TrendsChart.css';
 import { getJson } from '../api.ts';
 import { Link } from '../router.tsx';
 import { plural } from '../format.ts';
+import { ProblemText } from './common.tsx';
 
 export interface TrendSeries {
   /** The KB article id, or null for crashes without a likely cause. */
@@ -63,7 +64,7 @@ export function TrendsPanel({ days = 30 }: { days?: number }) {
 
   let body;
   if (state.kind === 'loading') body = <p className="muted">Loading trends…</p>;
-  else if (state.kind === 'error') body = <p className="muted">The trends could not be loaded: {state.message}</p>;
+  else if (state.kind === 'error') body = <p className="muted">The trends could not be loaded: <ProblemText>{state.message}</ProblemText></p>;
   else if (state.trends.total === 0)
     body = (
       <p className="muted" data-testid="trends-empty">
@@ -116,7 +117,7 @@ export function TrendsChart({ trends }: { trends: Trends }) {
             width: 2,
             dash: DASHES[i % DASHES.length],
             points: { show: trends.days.length <= 31, size: 5 + (i % 3) * 2 },
-            value: (_u: uPlot, v: number | null) => (v == null ? '—' : `${v} ${v === 1 ? 'crash' : 'crashes'}`),
+            value: (_u: uPlot, v: number | null) => (v == null ? '—' : plural(v, 'crash', 'crashes')),
           })),
         ],
       },

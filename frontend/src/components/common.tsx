@@ -1,6 +1,6 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useState, type ReactNode } from 'react';
 import { formatDateTime } from '../format.ts';
-import { inline } from '../markdown.tsx';
+import { codeSpans } from '../markdown.tsx';
 
 export function useTitle(title: string): void {
   useEffect(() => {
@@ -17,11 +17,24 @@ export function ErrorAlert({ title, children }: { title?: string; children: Reac
       </svg>
       <div className="alert-body">
         {title && <p className="alert-title">{title}</p>}
-        {/* server messages mark names as `code`: render them as code, never as raw backticks */}
-        <p className="alert-detail">{typeof children === 'string' ? inline(children, 'err') : children}</p>
+        <p className="alert-detail" data-testid="alert-detail">
+          <ProblemText>{children}</ProblemText>
+        </p>
       </div>
     </div>
   );
+}
+
+/**
+ * Text from the server (a problem's detail, a reading problem): names it marks as `code` show as code, never as raw
+ * backticks. Other children pass through; strings among them (JSX text around an expression) are rendered the same way.
+ */
+export function ProblemText({ children }: { children: ReactNode }) {
+  if (typeof children === 'string') return <>{codeSpans(children)}</>;
+  if (Array.isArray(children)) {
+    return <>{children.map((c, i) => (typeof c === 'string' ? <Fragment key={i}>{codeSpans(c, `p${i}`)}</Fragment> : <Fragment key={i}>{c}</Fragment>))}</>;
+  }
+  return <>{children}</>;
 }
 
 export function Loading({ label }: { label: string }) {

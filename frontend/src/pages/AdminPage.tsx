@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { ErrorAlert, Time, useTitle } from '../components/common.tsx';
 import { getJson, sendJson } from '../api.ts';
-import { formatBytes, plural } from '../format.ts';
+import { formatBytes, plural, pluralForm } from '../format.ts';
 import { Link } from '../router.tsx';
 import { SecretOnce, TokenTable, type NewToken, type Token } from './AccountPage.tsx';
 
@@ -472,7 +472,7 @@ function Retention() {
           ) : (
             <>
               <p data-testid="next-sweep">
-                {plural(data.nextSweepTotal, 'bundle')} uploaded before <Time iso={data.cutoff} /> {data.nextSweepTotal === 1 ? 'is' : 'are'} neither pinned, confirmed nor waiting for a reproduction job
+                {plural(data.nextSweepTotal, 'bundle')} uploaded before <Time iso={data.cutoff} /> {pluralForm(data.nextSweepTotal, 'is', 'are')} neither pinned, confirmed nor waiting for a reproduction job
                 {data.nextSweepTotal > data.nextSweep.length ? `; the next sweep deletes the oldest ${data.nextSweep.length}` : ' and will be deleted'}:
               </p>
               <div className="table-wrap">

@@ -8,8 +8,8 @@ import { DiagnosisReport } from '../components/DiagnosisReport.tsx';
 import { SimilarCrashes } from '../components/SimilarCrashes.tsx';
 import { ResolutionPanel } from '../components/ResolutionPanel.tsx';
 import type { SourceJump } from '../components/SourceLink.tsx';
-import { ErrorAlert, Hash, Loading, StatusBadge, Time, useTitle } from '../components/common.tsx';
-import { formatBytes, plural } from '../format.ts';
+import { ErrorAlert, Hash, Loading, ProblemText, StatusBadge, Time, useTitle } from '../components/common.tsx';
+import { formatBytes, plural, pluralForm } from '../format.ts';
 import { Link, navigate } from '../router.tsx';
 import { useCan } from '../session.ts';
 import { SameFilesNote } from '../components/SameFilesNote.tsx';
@@ -43,7 +43,7 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
   const refresh = useCallback(() => setRefreshes((n) => n + 1), []);
   const validId = /^\d+$/.test(id);
 
-  useTitle(state.kind === 'loaded' ? state.bundle.name : `Bundle ${id}`);
+  useTitle(state.kind === 'loaded' ? state.bundle.displayName : `Bundle ${id}`);
 
   useEffect(() => {
     if (!validId) {
@@ -218,9 +218,17 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
         <Link to="/bundles">Bundles</Link> <span aria-hidden="true">/</span> <span className="muted">#{bundle.id}</span>
       </p>
       <div className="page-head">
-        <h1 className="bundle-name" data-testid="bundle-name">
-          {bundle.name}
-        </h1>
+        <div className="bundle-title">
+          {/* the name the list shows (a collector's crash-bundle-<date>.zip named by its error, framework and machine) */}
+          <h1 className="bundle-name" data-testid="bundle-name" title={bundle.displayName !== bundle.name ? bundle.name : undefined}>
+            {bundle.displayName}
+          </h1>
+          {!bundle.displayName.startsWith(bundle.name) && (
+            <p className="muted bundle-file-name" data-testid="bundle-file-name">
+              {bundle.name}
+            </p>
+          )}
+        </div>
         {triager && (
           <button
             type="button"
@@ -257,7 +265,7 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
         </div>
         <div>
           <dt>Size</dt>
-          <dd title={`${bundle.size.toLocaleString()} bytes`}>{formatBytes(bundle.size)}</dd>
+          <dd title={plural(bundle.size, 'byte')}>{formatBytes(bundle.size)}</dd>
         </div>
         <div>
           <dt>Uploaded</dt>
@@ -298,10 +306,8 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
             </p>
             <p className="alert-detail">
               {diagnosing
-                ? `${bundle.progress.artifacts === 1 ? 'The file is read' : `All ${plural(bundle.progress.artifacts, 'file')} read`}; working out the likely causes.`
-                : bundle.progress.artifacts === 1
-                  ? 'Reading its one file now.'
-                  : `${bundle.progress.artifactsRead} of ${plural(bundle.progress.artifacts, 'file')} read so far.`}{' '}
+                ? `${pluralForm(bundle.progress.artifacts, 'The file is read', `All ${plural(bundle.progress.artifacts, 'file')} read`)}; working out the likely causes.`
+                : pluralForm(bundle.progress.artifacts, 'Reading its one file now.', `${bundle.progress.artifactsRead} of ${plural(bundle.progress.artifacts, 'file')} read so far.`)}{' '}
               {firstRead || diagnosing
                 ? 'The diagnosis appears here when it is done.'
                 : 'What is shown below is from the earlier reading until then.'}
@@ -331,7 +337,7 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
             <p className="alert-title">Not everything was read</p>
             {bundle.budgetNotes.map((n) => (
               <p key={n} className="alert-detail">
-                {n}
+                <ProblemText>{n}</ProblemText>
               </p>
             ))}
           </div>
@@ -407,7 +413,7 @@ export function BundlePage({ id, query }: { id: string; query: URLSearchParams }
                       <td>
                         <span title={a.type}>{a.typeLabel || a.type}</span>
                       </td>
-                      <td className="num" title={`${a.size.toLocaleString()} bytes`}>
+                      <td className="num" title={plural(a.size, 'byte')}>
                         {formatBytes(a.size)}
                       </td>
                       <td>

@@ -4,7 +4,7 @@ import { listBundles, type BundlePage } from '../api.ts';
 import { CRASH_PAGE_SIZE, exportUrl, getQueryFields, searchCrashes, type CrashSearch, type QueryField } from '../crashes.ts';
 import { snippetParts } from '../diagnosis.ts';
 import { ErrorAlert, Loading, StatusBadge, Time, useTitle } from '../components/common.tsx';
-import { exitLabel, formatBytes } from '../format.ts';
+import { exitLabel, formatBytes, plural, pluralForm } from '../format.ts';
 import { Link, navigate } from '../router.tsx';
 import { TrendsPanel } from '../components/TrendsChart.tsx';
 import { useCan } from '../session.ts';
@@ -108,7 +108,7 @@ function CrashSearchPage({ q, pageNumber }: { q: string; pageNumber: number }) {
     body = (
       <section aria-labelledby="crash-results-heading">
         <h2 id="crash-results-heading" data-testid="crash-results-heading" data-total={total}>
-          {total === 0 ? `No crash matches “${q}”` : `${total.toLocaleString()} ${total === 1 ? 'crash matches' : 'crashes match'} “${q}”`}
+          {total === 0 ? `No crash matches “${q}”` : `${plural(total, 'crash matches', 'crashes match')} “${q}”`}
         </h2>
         {total === 0 && (
           <p className="muted">
@@ -123,7 +123,7 @@ function CrashSearchPage({ q, pageNumber }: { q: string; pageNumber: number }) {
         ))}
         {total > 0 && (
           <p className="export-links" data-testid="export-links">
-            Download {total === 1 ? 'this crash' : `these ${total.toLocaleString()} crashes`} as{' '}
+            Download {plural(total, 'crash', 'crashes')} as{' '}
             <a href={exportUrl(q, 'csv')} download data-testid="export-csv">
               CSV
             </a>{' '}
@@ -353,10 +353,10 @@ function BundleList({ pageNumber }: { pageNumber: number }) {
                       <td className="nowrap">
                         <Time iso={b.uploadedAt} />
                       </td>
-                      <td className="num" title={`${b.size.toLocaleString()} bytes`}>
+                      <td className="num" title={plural(b.size, 'byte')}>
                         {formatBytes(b.size)}
                       </td>
-                      <td className="num" data-suffix={b.artifactCount === 1 ? 'artifact' : 'artifacts'}>
+                      <td className="num" data-suffix={pluralForm(b.artifactCount, 'artifact')}>
                         {b.artifactCount}
                       </td>
                       <td data-testid="bundle-row-status" data-status={b.status}>

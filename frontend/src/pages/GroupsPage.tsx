@@ -1,39 +1,18 @@
 // Crash groups: bundles whose specific signature terms are the same; a group's page says what sets it apart.
 import { useEffect, useState } from 'react';
-import { getJson } from '../api.ts';
-import type { CrashHit } from '../crashes.ts';
+import { getJson, type Schemas } from '../api.ts';
 import { ErrorAlert, Loading, Time, useTitle } from '../components/common.tsx';
+import { plural } from '../format.ts';
 import { Link } from '../router.tsx';
 
-export interface CrashGroup {
-  key: string;
-  label: string;
-  count: number;
-  firstSeen: string;
-  lastSeen: string;
-  causeId: string | null;
-  causeTitle: string | null;
-  confirmed: number;
-  /** Crashes per day over the last 30 days, oldest first. */
-  daily: number[];
-}
+/** A crash group as GET /api/groups lists it (CrashGroupService.Group). */
+export type CrashGroup = Schemas['Group'];
 
-export interface Correlation {
-  dimension: string;
-  value: string;
-  inGroup: number;
-  groupShare: number;
-  overall: number;
-  overallShare: number;
-  filter: string;
-}
+/** One setting's value inside a group and among all bundles. */
+export type Correlation = Schemas['Correlation'];
 
-interface GroupDetail {
-  group: CrashGroup;
-  bundles: CrashHit[];
-  correlations: Correlation[];
-  allBundles: number;
-}
+/** GET /api/groups/{key}: the group, its newest bundles and its correlations. */
+type GroupDetail = Schemas['GroupPage'];
 
 type Load<T> = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'loaded'; data: T };
 
@@ -146,7 +125,7 @@ export function GroupPage({ id }: { id: string }) {
         </Link>
       </div>
       <p>
-        {group.count.toLocaleString()} {group.count === 1 ? 'crash' : 'crashes'} from <Time iso={group.firstSeen} /> to{' '}
+        {plural(group.count, 'crash', 'crashes')} from <Time iso={group.firstSeen} /> to{' '}
         <Time iso={group.lastSeen} /> <Sparkline daily={group.daily} />
         {group.causeTitle && <> · cause: {group.causeTitle}</>}
       </p>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { ConfirmedCrashes } from '../components/ConfirmedCrashes.tsx';
 import { ApiError } from '../api.ts';
 import { categoryLabel, getKbArticle, type KbArticle, type KbMatcher } from '../diagnosis.ts';
+import { plural } from '../format.ts';
 import { inline, Markdown } from '../markdown.tsx';
 import { Link } from '../router.tsx';
 import { ErrorAlert, Loading, useTitle } from '../components/common.tsx';
@@ -113,7 +114,7 @@ export function KbArticlePage({ id }: { id: string }) {
         </aside>
       </div>
       <details className="kb-matchers">
-        <summary>How CrashLab recognises it ({a.matchers.length + a.against.length} matchers)</summary>
+        <summary>How CrashLab recognises it ({plural(a.matchers.length + a.against.length, 'matcher')})</summary>
         <MatcherTable title="Points here" matchers={a.matchers} />
         {a.against.length > 0 && <MatcherTable title="Points away" matchers={a.against} />}
       </details>

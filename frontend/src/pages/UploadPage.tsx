@@ -23,7 +23,7 @@ function StorageUse() {
         </>
       )}
       {usage.retentionDays > 0 && (
-        <>Bundles are kept {usage.retentionDays} days unless pinned or their cause is confirmed.</>
+        <>Bundles are kept {plural(usage.retentionDays, 'day')} unless pinned or their cause is confirmed.</>
       )}
     </p>
   );

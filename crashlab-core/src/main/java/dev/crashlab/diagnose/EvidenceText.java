@@ -54,7 +54,8 @@ final class EvidenceText {
     /**
      * A {@code says} template filled with a fact's values. A field the fact lacks never shows as "?": a clause that
      * only names it goes ("({requested})", "{requested} requested", ": {meaning}" at the end), and elsewhere the
-     * sentence says the crash did not name it ("an unnamed library could not be loaded").
+     * sentence says the crash did not name it ("an unnamed library could not be loaded"); a missing {@code {detail}}, a
+     * qualifier, simply goes ("GPU memory ran out: 2.00 GiB requested", never "... requested an unnamed detail").
      */
     static String fill(String template, java.util.function.Function<String, List<String>> values) {
         StringBuilder sb = new StringBuilder();
@@ -81,7 +82,8 @@ final class EvidenceText {
         String s = sb.toString()
                 .replaceAll("\\s*\\(\\s*" + MISSING + "\\s*\\)", "")     // "(?)" goes
                 .replaceAll("\\s*:\\s*" + MISSING + "\\s*$", "")            // a trailing ": ?" goes
-                .replaceAll("^" + MISSING + "\\s*:\\s*", "");               // a leading "?: " goes
+                .replaceAll("^" + MISSING + "\\s*:\\s*", "")                // a leading "?: " goes
+                .replaceAll("\\s*\u0000detail\u0001", "");                   // {detail} only qualifies: it goes anywhere
         s = java.util.regex.Pattern.compile(MISSING).matcher(s)
                 .replaceAll(x -> java.util.regex.Matcher.quoteReplacement("an unnamed " + words(x.group(1))));
         return s.replaceAll(" {2,}", " ").replaceAll(" ([,.;:])", "$1").strip();

@@ -26,6 +26,9 @@ class EvidenceTextTest {
         assertThat(fill("GPU memory ran out: {requested} requested {detail}", Map.of("detail", "at conv1")))
                 .isEqualTo("GPU memory ran out: at conv1");
         assertThat(fill("GPU memory ran out: {requested} requested {detail}", Map.of())).isEqualTo("GPU memory ran out");
+        // seen in the walk (c013): "shape[5760,4,4,2048] requested an unnamed detail"
+        assertThat(fill("GPU memory ran out: {requested} requested {detail}", Map.of("requested", "shape[5760,4,4,2048]")))
+                .isEqualTo("GPU memory ran out: shape[5760,4,4,2048] requested");
         assertThat(fill("a GPU allocation failed ({requested})", Map.of())).isEqualTo("a GPU allocation failed");
         assertThat(fill("Xid {code} ({mnemonic}): {meaning}", Map.of("code", "13"))).isEqualTo("Xid 13");
         assertThat(fill("{library}: {reason} (a library from another version was loaded)", Map.of("reason", "undefined symbol")))
@@ -57,7 +60,7 @@ class EvidenceTextTest {
         assertThat(templates).hasSizeGreaterThan(50);
         for (String t : templates) {
             String empty = fill(t, Map.of());
-            assertThat(empty).as(t).doesNotContain("?", "()", "( )", "{", "\u0000").doesNotEndWith(":").isNotBlank();
+            assertThat(empty).as(t).doesNotContain("?", "()", "( )", "{", "\u0000", "unnamed detail").doesNotEndWith(":").isNotBlank();
         }
     }
 }

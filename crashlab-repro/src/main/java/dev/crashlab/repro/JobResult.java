@@ -2,6 +2,7 @@ package dev.crashlab.repro;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * What a worker reports for a finished reproduction job, as the worker protocol's {@code complete} carries it, the
@@ -16,7 +17,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  * @param backend the backend its child used ({@code cpu}, {@code cuda})
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-public record JobResult(ReplayResult replay, Child child, String worker, String backend) {
+public record JobResult(@Schema(nullable = true) ReplayResult replay, Child child, String worker, String backend) {
 
     /**
      * How the child JVM ended.
@@ -29,6 +30,6 @@ public record JobResult(ReplayResult replay, Child child, String worker, String 
      * @param logTail the end of its output, bounded
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Child(String ending, Integer exitCode, String signal, long durationMs, String description,
+    public record Child(String ending, @Schema(nullable = true) Integer exitCode, @Schema(nullable = true) String signal, long durationMs, String description,
             String logTail) {}
 }

@@ -3,6 +3,7 @@ package dev.crashlab.repro;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * States how much GPU memory a spec's step needs, per layer and in total, against what the reporter's card had
@@ -31,8 +32,8 @@ import java.util.List;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record MemoryEstimate(ReproSpec.Mode mode, List<LayerMemory> layers, long weightBytes, long gradientBytes,
-        long optimizerBytes, long activationBytes, long transientBytes, long totalBytes, Long availableBytes,
-        long frameworkReserveBytes, Boolean fits, List<String> assumptions, List<String> notModelled) {
+        long optimizerBytes, long activationBytes, long transientBytes, long totalBytes, @Schema(nullable = true) Long availableBytes,
+        long frameworkReserveBytes, @Schema(nullable = true) Boolean fits, List<String> assumptions, List<String> notModelled) {
 
     public MemoryEstimate {
         layers = List.copyOf(layers);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.List;
 import java.util.Locale;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * What a replay shows about the reported crash, in words and as two verdicts: whether the reporter's batch fits
@@ -26,8 +27,8 @@ import java.util.Locale;
  * @param passesOverWatchdog "layer pass" of every pass over the limit
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-public record ReplayFindings(String memory, String time, Boolean exceedsReporterMemory, Integer largestBatchThatFits,
-        Boolean exceedsWatchdog, Double longestPassMs, List<String> passesOverWatchdog) {
+public record ReplayFindings(String memory, String time, @Schema(nullable = true) Boolean exceedsReporterMemory, @Schema(nullable = true) Integer largestBatchThatFits,
+        @Schema(nullable = true) Boolean exceedsWatchdog, @Schema(nullable = true) Double longestPassMs, List<String> passesOverWatchdog) {
 
     public ReplayFindings {
         passesOverWatchdog = passesOverWatchdog == null ? List.of() : List.copyOf(passesOverWatchdog);

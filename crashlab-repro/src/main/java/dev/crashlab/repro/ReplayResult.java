@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.List;
 import java.util.Locale;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * Reports how a replay of a spec ended: overall, per layer, and next to the memory estimate.
@@ -26,8 +27,8 @@ import java.util.Locale;
  *     the Windows watchdog on the reporter's GPU); null in results made before it existed
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-public record ReplayResult(Status status, String backend, String device, String reason, long memoryCapBytes,
-        long seed, MemoryEstimate estimate, List<LayerResult> layers, ReplayFindings findings) {
+public record ReplayResult(Status status, String backend, @Schema(nullable = true) String device, String reason, long memoryCapBytes,
+        long seed, @Schema(nullable = true) MemoryEstimate estimate, List<LayerResult> layers, @Schema(nullable = true) ReplayFindings findings) {
 
     /** A kernel longer than this trips the Windows display driver's watchdog (TDR) by default. */
     public static final double TDR_LIMIT_MS = 2000;
@@ -89,7 +90,7 @@ public record ReplayResult(Status status, String backend, String device, String 
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record LayerResult(String name, String problem, LayerStatus status, long peakBytes, PassTimes kernelMs,
-            Double maxAbsError, boolean tdrRisk, String error, String message) {}
+            @Schema(nullable = true) Double maxAbsError, boolean tdrRisk, @Schema(nullable = true) String error, @Schema(nullable = true) String message) {}
 
     /**
      * Milliseconds per pass; null for a pass that did not run.
@@ -99,7 +100,7 @@ public record ReplayResult(Status status, String backend, String device, String 
      * @param backwardFilter the filter-gradient pass
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record PassTimes(Double forward, Double backwardData, Double backwardFilter) {
+    public record PassTimes(@Schema(nullable = true) Double forward, @Schema(nullable = true) Double backwardData, @Schema(nullable = true) Double backwardFilter) {
 
         /** The longest pass that ran, or 0. */
         public double longest() {

@@ -12,10 +12,16 @@ public final class BundleViews {
 
     private BundleViews() {}
 
-    /** A bundle with its artifacts. */
+    /**
+     * A bundle with its artifacts.
+     *
+     * @param displayName the name the Bundles list shows for it (a collector's {@code crash-bundle-<date>.zip} named by
+     *     its error, framework and machine once diagnosed); {@code name} until then
+     */
     public record BundleView(
             long id,
             String name,
+            String displayName,
             Instant uploadedAt,
             long size,
             String sha256,
@@ -30,7 +36,7 @@ public final class BundleViews {
             @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) SameFiles sameFilesAs) {
 
         static BundleView of(Bundle b) {
-            return new BundleView(b.id, b.name, b.uploadedAt, b.size, b.sha256, b.status, b.notes,
+            return new BundleView(b.id, b.name, b.name, b.uploadedAt, b.size, b.sha256, b.status, b.notes,
                     b.artifacts.stream().map(ArtifactView::of).toList(),
                     new Progress(b.artifactsRead, b.artifacts.size(), b.readerVersion), BundleViews.budgetNotesOf(b.budgetHitsJson),
                     b.readError, new TreeMap<>(b.redactions), b.pinned, null);
@@ -38,8 +44,14 @@ public final class BundleViews {
 
         /** This view saying which earlier bundle holds the same files (null: none). */
         public BundleView withSameFilesAs(SameFiles same) {
-            return new BundleView(id, name, uploadedAt, size, sha256, status, notes, artifacts, progress, budgetNotes, readError,
-                    redactions, pinned, same);
+            return new BundleView(id, name, displayName, uploadedAt, size, sha256, status, notes, artifacts, progress, budgetNotes,
+                    readError, redactions, pinned, same);
+        }
+
+        /** This view with the name the list shows for it. */
+        public BundleView withDisplayName(String shown) {
+            return new BundleView(id, name, shown, uploadedAt, size, sha256, status, notes, artifacts, progress, budgetNotes,
+                    readError, redactions, pinned, sameFilesAs);
         }
     }
 
@@ -58,7 +70,8 @@ public final class BundleViews {
      * @param artifacts the bundle's artifacts
      * @param readerVersion the reader version whose results are stored; null before the first reading is stored
      */
-    public record Progress(int artifactsRead, int artifacts, Integer readerVersion) {}
+    public record Progress(int artifactsRead, int artifacts,
+            @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) Integer readerVersion) {}
 
     // the messages of facts.BudgetHit, as the bundle page shows them
     private static List<String> budgetNotesOf(String json) {

@@ -207,9 +207,12 @@ public class BundleResource {
     @GET
     @Path("/{id}")
     @RolesAllowed(Roles.VIEWER)
-    @Operation(summary = "Show a bundle and its artifacts; sameFilesAs names the earliest bundle with exactly the same files")
+    @Operation(summary = "Show a bundle and its artifacts; sameFilesAs names the earliest bundle with exactly the same files, "
+            + "displayName is the name the list shows")
     public BundleView get(@RestPath long id) {
-        return withSameFiles(bundles.find(id).orElseThrow(() -> ProblemException.notFound("no bundle " + id)));
+        BundleView view = withSameFiles(bundles.find(id).orElseThrow(() -> ProblemException.notFound("no bundle " + id)));
+        // the same name as the list's row, so that a collector's crash-bundle-<date>.zip reads alike in both
+        return view.withDisplayName(BundleRows.displayName(view.name(), view.artifacts().size(), crashes.rowFacts(List.of(id)).get(id)));
     }
 
     // an upload of files already uploaded is stored all the same; its view names the first bundle that holds them

@@ -57,8 +57,7 @@ final class BundleRows {
         List<String> parts = new java.util.ArrayList<>();
         parts.add(name);
         if (f != null && f.exception() != null) {
-            String e = f.exception(); // tensorflow.python.framework.errors_impl.UnknownError reads as UnknownError
-            parts.add(e.startsWith("exit ") ? e : e.substring(e.lastIndexOf('.') + 1));
+            parts.add(error(f.exception()));
         }
         if (f != null && f.gpu() != null) {
             parts.add(f.gpu());
@@ -88,8 +87,7 @@ final class BundleRows {
         }
         List<String> parts = new java.util.ArrayList<>();
         if (f.exception() != null) {
-            String e = f.exception();
-            parts.add(e.startsWith("exit ") ? e : e.substring(e.lastIndexOf('.') + 1));
+            parts.add(error(f.exception()));
         }
         if (f.framework() != null) {
             parts.add(f.framework());
@@ -100,6 +98,22 @@ final class BundleRows {
             parts.add(f.os());
         }
         return parts.isEmpty() ? name : String.join(" · ", parts);
+    }
+
+    // the exception's simple name (tensorflow.python.framework.errors_impl.UnknownError reads as UnknownError); an exit
+    // status as the UI writes it elsewhere (the signature's keys are lower case: exit:sigabrt, exit:0xc0000409): a signal
+    // by its name in capitals, an NTSTATUS with upper-case hex digits
+    private static final Pattern SIGNAL = Pattern.compile("exit sig[a-z0-9+]+", Pattern.CASE_INSENSITIVE);
+    private static final Pattern HEX = Pattern.compile("exit 0x[0-9a-f]+", Pattern.CASE_INSENSITIVE);
+
+    static String error(String e) {
+        if (SIGNAL.matcher(e).matches()) {
+            return "exit " + e.substring("exit ".length()).toUpperCase(Locale.ROOT);
+        }
+        if (HEX.matcher(e).matches()) {
+            return "exit 0x" + e.substring("exit 0x".length()).toUpperCase(Locale.ROOT);
+        }
+        return e.startsWith("exit ") ? e : e.substring(e.lastIndexOf('.') + 1);
     }
 
     static boolean generic(String name) {

@@ -38,4 +38,14 @@ class BundleRowsTest {
         // a generic file keeps its name in front
         assertThat(BundleRows.displayName("crash.log", 1, f)).isEqualTo("crash.log · RuntimeError · A100");
     }
+
+    @Test
+    void aSignalIsWrittenByItsNameAsEverywhereElse() {
+        // the signature keeps exit:sigabrt and exit:0xc0000409; the heading said "crash.log · exit sigabrt" (c021, seen in the walk)
+        assertThat(BundleRows.displayName("crash.log", 1, facts("exit sigabrt", null, null, null))).isEqualTo("crash.log · exit SIGABRT");
+        assertThat(BundleRows.displayName("crash-bundle-20261129-051200.zip", 2, facts("exit sigsegv", "pytorch 2.1", null, "Ubuntu 22.04")))
+                .isEqualTo("exit SIGSEGV · pytorch 2.1 · Ubuntu 22.04");
+        assertThat(BundleRows.displayName("crash.log", 1, facts("exit 0xc0000409", null, null, null))).isEqualTo("crash.log · exit 0xC0000409");
+        assertThat(BundleRows.displayName("crash.log", 1, facts("exit 1", null, null, null))).isEqualTo("crash.log · exit 1");
+    }
 }

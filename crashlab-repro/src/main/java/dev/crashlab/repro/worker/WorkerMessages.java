@@ -4,6 +4,7 @@ import dev.crashlab.repro.JobResult;
 import dev.crashlab.repro.ReproSpec;
 import java.time.Instant;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * Holds the messages of the worker protocol (claim, heartbeat, complete), shared by the server's
@@ -24,7 +25,7 @@ public final class WorkerMessages {
      * @param memoryBytes its memory, where known
      * @param unavailableReason why the backend cannot run on this worker, or null when it can
      */
-    public record Device(String name, Long memoryBytes, String unavailableReason) {}
+    public record Device(String name, @Schema(nullable = true) Long memoryBytes, @Schema(nullable = true) String unavailableReason) {}
 
     /**
      * A worker asks for a job.

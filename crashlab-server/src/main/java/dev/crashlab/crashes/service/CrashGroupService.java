@@ -48,8 +48,9 @@ public class CrashGroupService {
      * @param signature the signature's parts (exception and message, codes, libraries, events, exit status)
      * @param signatureNotes what each signature rule did for the group's newest crash
      */
-    public record Group(String key, String label, long count, Instant firstSeen, Instant lastSeen, String causeId,
-                        String causeTitle, long confirmed, List<Integer> daily, int signatureVersion, List<String> signature,
+    public record Group(String key, String label, long count, Instant firstSeen, Instant lastSeen,
+                        @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String causeId,
+                        @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String causeTitle, long confirmed, List<Integer> daily, int signatureVersion, List<String> signature,
                         List<String> signatureNotes) {}
 
     /**

@@ -19,14 +19,14 @@ public final class JobViews {
      *     that this version no longer reads
      * @param result the replay's result and how the child ended, once a worker finished it; null before
      */
-    public record JobView(long id, Long bundleId, JobState state, String target, Long memoryCapBytes, String worker,
-            int attempts, int maxAttempts, boolean cancelRequested, String progress, String reason,
-            Instant leaseExpiresAt, Instant createdAt, Instant startedAt, Instant finishedAt, ReproSpec spec,
-            JobResult result) {}
+    public record JobView(long id, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) Long bundleId, JobState state, String target, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) Long memoryCapBytes, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String worker,
+            int attempts, int maxAttempts, boolean cancelRequested, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String progress, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String reason,
+            @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) Instant leaseExpiresAt, Instant createdAt, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) Instant startedAt, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) Instant finishedAt, ReproSpec spec,
+            @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) JobResult result) {}
 
     /** One job in a list (no spec, no result). */
-    public record JobSummary(long id, Long bundleId, JobState state, String target, Long memoryCapBytes, String worker,
-            int attempts, String progress, String reason, Instant createdAt, Instant finishedAt) {}
+    public record JobSummary(long id, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) Long bundleId, JobState state, String target, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) Long memoryCapBytes, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String worker,
+            int attempts, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String progress, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String reason, Instant createdAt, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) Instant finishedAt) {}
 
     /** A page of jobs, newest first. */
     public record JobPage(List<JobSummary> items, int page, int size, long total) {}
@@ -37,8 +37,8 @@ public final class JobViews {
      * @param online whether it was seen within {@code crashlab.lab.worker-offline}
      * @param currentJob the job it holds, or null
      */
-    public record WorkerView(String name, String backend, List<Device> devices, String version, Instant firstSeen,
-            Instant lastSeen, boolean online, Long currentJob) {}
+    public record WorkerView(String name, String backend, List<Device> devices, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) String version, Instant firstSeen,
+            Instant lastSeen, boolean online, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) Long currentJob) {}
 
     /** What one sweep of expired leases did. */
     public record SweepReport(int requeued, int failed, int cancelled) {}

@@ -36,8 +36,8 @@ public class SpecDrafts {
      * @param estimate the memory estimate of the spec (snake_case, as in replay results); null without a spec
      * @param suggestedMemoryCapBytes the reporter's card's memory, to emulate; null when no file stated it
      */
-    public record Draft(long bundleId, ReproSpec spec, List<String> notes, MemoryEstimate estimate,
-            Long suggestedMemoryCapBytes) {}
+    public record Draft(long bundleId, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) ReproSpec spec, List<String> notes, @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) MemoryEstimate estimate,
+            @org.eclipse.microprofile.openapi.annotations.media.Schema(nullable = true) Long suggestedMemoryCapBytes) {}
 
     /**
      * A spec checked and sized.
