@@ -19,21 +19,17 @@ import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
-import org.apache.lucene.document.KnnFloatVectorField;
-import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.Term;
-import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.FuzzyQuery;
 import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermQuery;
@@ -62,7 +58,6 @@ public final class KbIndex implements TextSimilarity {
     static final int MAX_PASSAGES = 16;
     /** The most characters of one embedded passage (the model reads 256 word pieces; longer is cut). */
     static final int MAX_PASSAGE_CHARS = 700;
-    private static final String VECTOR = "vector";
 
     private final Analyzer analyzer = new LogAnalyzer();
     private final KnowledgeBase kb;
@@ -295,22 +290,23 @@ public final class KbIndex implements TextSimilarity {
             return Map.of();
         }
         float[] v = embedder.embed(text);
-        try {
-            TopDocs top = m.searcher().search(new KnnFloatVectorQuery(VECTOR, v, m.passages()), m.passages());
-            Map<String, Nearest> out = new HashMap<>();
-            for (ScoreDoc sd : top.scoreDocs) {
-                Document d = m.searcher().storedFields().document(sd.doc);
-                double cosine = 2.0 * sd.score - 1; // DOT_PRODUCT scores unit vectors as (1 + cos) / 2
-                out.merge(d.get("id"), new Nearest(d.get("text"), cosine), (x, y) -> x.cosine() >= y.cosine() ? x : y);
-            }
-            return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        // every passage is a candidate, so an exact scan over vectors in memory: a few hundred dot products, no
+        // stored fields to decompress per query (the Lucene vector index it replaces spent most of a query there)
+        Map<String, Nearest> out = new HashMap<>();
+        for (int i = 0; i < m.passages(); i++) {
+            double cosine = SentenceEmbedder.dot(m.vectors()[i], v); // unit vectors
+            out.merge(m.ids()[i], new Nearest(m.texts()[i], cosine), (x, y) -> x.cosine() > y.cosine()
+                    || x.cosine() == y.cosine() && x.passage().compareTo(y.passage()) <= 0 ? x : y);
         }
+        return out;
     }
 
-    /** The vector index of the articles' passages. */
-    private record Meaning(IndexSearcher searcher, int passages, long millis) {}
+    /** The articles' embedded passages: article id, text and unit vector of each. */
+    private record Meaning(String[] ids, String[] texts, float[][] vectors, long millis) {
+        int passages() {
+            return ids.length;
+        }
+    }
 
     /** Embeds the articles' passages now (the first search by meaning would), so that first search is quick. */
     public void warm() {
@@ -351,25 +347,18 @@ public final class KbIndex implements TextSimilarity {
 
     private Meaning buildMeaning() {
         long t0 = System.nanoTime();
-        try {
-            ByteBuffersDirectory dir = new ByteBuffersDirectory();
-            int n = 0;
-            try (IndexWriter w = new IndexWriter(dir, new IndexWriterConfig())) {
-                for (KbArticle a : kb.articles()) {
-                    for (String p : meaningPassages(a)) {
-                        Document d = new Document();
-                        d.add(new StoredField("id", a.id()));
-                        d.add(new StoredField("text", p));
-                        d.add(new KnnFloatVectorField(VECTOR, embedder.embed(p), VectorSimilarityFunction.DOT_PRODUCT));
-                        w.addDocument(d);
-                        n++;
-                    }
-                }
+        List<String> ids = new ArrayList<>();
+        List<String> texts = new ArrayList<>();
+        List<float[]> vectors = new ArrayList<>();
+        for (KbArticle a : kb.articles()) {
+            for (String p : meaningPassages(a)) {
+                ids.add(a.id());
+                texts.add(p);
+                vectors.add(embedder.embed(p));
             }
-            return new Meaning(new IndexSearcher(DirectoryReader.open(dir)), n, (System.nanoTime() - t0) / 1_000_000);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
+        return new Meaning(ids.toArray(String[]::new), texts.toArray(String[]::new), vectors.toArray(float[][]::new),
+                (System.nanoTime() - t0) / 1_000_000);
     }
 
     /**

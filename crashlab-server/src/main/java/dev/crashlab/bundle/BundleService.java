@@ -70,6 +70,8 @@ public class BundleService {
     BlobClaims claims;
     @Inject
     ReadLeases leases;
+    @Inject
+    UploadSlots slots;
     private Path scratch;
 
     @PostConstruct
@@ -252,6 +254,18 @@ public class BundleService {
     public BundleView create(String requestedName, String notes, List<Upload> uploads, CommitCheck check)
             throws BundleRejectedException, IOException {
         deployment.requireStore();
+        try {
+            // on a low-priority upload thread: report reads and searches get the cores first (UploadSlots)
+            return slots.run(() -> store(requestedName, notes, uploads, check));
+        } catch (BundleRejectedException | IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e); // store throws nothing else
+        }
+    }
+
+    private BundleView store(String requestedName, String notes, List<Upload> uploads, CommitCheck check)
+            throws BundleRejectedException, IOException {
         if (uploads.isEmpty()) {
             throw new BundleRejectedException(BundleRejectedException.Kind.EMPTY,
                     "the request holds no files: send an archive, or files as multipart parts named `file`");

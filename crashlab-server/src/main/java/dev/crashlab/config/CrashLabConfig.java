@@ -242,5 +242,13 @@ public interface CrashLabConfig {
          */
         @WithDefault("16M")
         MemorySize ratioGrace();
+
+        /**
+         * Uploads unpacked, redacted and stored at once (the rest wait for a turn, timed as {@code upload-slot} on
+         * {@code /q/metrics}); 0 (the default) means one per core. They run on threads of the lowest priority, so
+         * that report reads and searches get the cores first while uploads stream in.
+         */
+        @WithDefault("0")
+        int concurrency();
     }
 }

@@ -83,7 +83,10 @@ public class BundleIngest {
             synchronized (this) {
                 if (pool == null) {
                     int n = Math.max(1, config.ingest().workers());
-                    pool = Executors.newFixedThreadPool(n, Thread.ofPlatform().name("bundle-ingest-", 1).daemon().factory());
+                    // the lowest priority: reading in the background never slows a report read or a search
+                    // (an OS priority with -XX:ThreadPriorityPolicy=1, as bin/crashlab runs it; see UploadSlots)
+                    pool = Executors.newFixedThreadPool(n, Thread.ofPlatform().name("bundle-ingest-", 1).daemon()
+                            .priority(Thread.MIN_PRIORITY).factory());
                 }
                 p = pool;
             }

@@ -30,7 +30,9 @@ public class Waits {
         /** A stored bundle's time in line before a reading worker takes it. */
         INGEST_QUEUE("ingest-queue"),
         /** A request that waits for a bundle to be read (a reproduction draft). */
-        BUNDLE_READY("bundle-ready");
+        BUNDLE_READY("bundle-ready"),
+        /** An upload's time in line for one of the upload threads ({@code crashlab.upload.concurrency}). */
+        UPLOAD_SLOT("upload-slot");
 
         private final String tag;
 
@@ -54,6 +56,11 @@ public class Waits {
         ROUTE.set(route);
     }
 
+    /** The current thread's route, or null on a thread with no request. */
+    public static String route() {
+        return ROUTE.get();
+    }
+
     /** Ends the current thread's route (waits after this are {@code background}). */
     public static void leaveRoute() {
         ROUTE.remove();
@@ -71,7 +78,11 @@ public class Waits {
 
     /** Records a wait of {@code nanos} for {@code what} on the current thread's route. */
     public void record(What what, long nanos) {
-        String route = ROUTE.get();
+        record(what, nanos, ROUTE.get());
+    }
+
+    /** Records a wait of {@code nanos} for {@code what} on {@code route} (null: {@code background}). */
+    public void record(What what, long nanos, String route) {
         Timer.builder(METER)
                 .description("Time spent waiting (locks, queues), not computing")
                 .tag("what", what.tag())
