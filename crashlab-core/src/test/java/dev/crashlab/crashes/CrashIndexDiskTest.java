@@ -90,4 +90,44 @@ class CrashIndexDiskTest {
             assertThat(found.get()).containsExactly(1L);
         }
     }
+
+    @Test
+    void onceSearchedASearchDoesNotQueueBehindAnotherThreadsRefreshForAFewWrites() throws Exception {
+        try (CrashIndex i = CrashIndex.open(dir)) {
+            i.put(new CrashIndex.Entry(1, sig("libfirst.so"), 1000, false));
+            assertThat(i.query(CrashQuery.parse("lib:libfirst.so"), 0, 10, 0).hits()).hasSize(1); // searched once
+            i.put(new CrashIndex.Entry(2, sig("libnew.so"), 2000, false)); // e.g. a bundle just diagnosed
+            java.util.concurrent.CountDownLatch refreshing = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.atomic.AtomicBoolean holdFirst = new java.util.concurrent.atomic.AtomicBoolean(true);
+            i.beforeRefresh(() -> {
+                if (holdFirst.compareAndSet(true, false)) {
+                    refreshing.countDown();
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            });
+            // a background reading's similar-crash lookup starts the refresh and is held inside it (a starved thread)
+            Thread first = new Thread(() -> i.similarTo(sig("libnew.so"), -1, 5));
+            first.start();
+            assertThat(refreshing.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            java.util.concurrent.atomic.AtomicReference<List<Long>> found = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread second = new Thread(() -> found.set(i.query(CrashQuery.parse("lib:libfirst.so"), 0, 10, 0).hits().stream()
+                    .map(CrashIndex.Hit::bundleId).toList()));
+            second.start();
+            second.join(30_000);
+            boolean answeredWhileHeld = !second.isAlive();
+            release.countDown();
+            second.join();
+            first.join();
+            assertThat(answeredWhileHeld).as("the search answered while the other thread's refresh was held").isTrue();
+            assertThat(found.get()).containsExactly(1L);
+            // the write shows at the next search once that refresh is done
+            assertThat(i.query(CrashQuery.parse("lib:libnew.so"), 0, 10, 0).hits()).extracting(CrashIndex.Hit::bundleId)
+                    .containsExactly(2L);
+        }
+    }
 }
