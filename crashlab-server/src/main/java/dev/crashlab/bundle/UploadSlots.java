@@ -12,13 +12,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Where uploads are unpacked, typed, redacted and stored: a few threads of the lowest priority
+ * Where uploads are unpacked, typed, redacted and stored: a few threads of low priority
  * ({@code crashlab.upload.concurrency}, one per core by default), so that while a team uploads, the request threads
  * that read reports and search get the cores first. The request thread waits (blocked, not computing) for its
  * upload's result; the time in line is the {@code upload-slot} wait on {@code /q/metrics}.
  *
  * <p>NOTE: a thread's priority becomes an OS priority only with {@code -XX:ThreadPriorityPolicy=1} (bin/crashlab and
- * the container image pass it, with {@code -XX:JavaPriority1_To_OSPriority=10}: nice 10); without it the JVM ignores
+ * the container image pass it); then {@link #PRIORITY} runs at nice 3 (about half a request thread's share of a busy
+ * core: someone waits for an upload) and background reading at {@link Thread#MIN_PRIORITY}, nice 10 with
+ * {@code -XX:JavaPriority1_To_OSPriority=10} (a tenth: nobody waits on it). Without the flag the JVM ignores
  * priorities and only the bound on concurrency holds. Lowering a thread's priority needs no privilege; raising one
  * back would, so these threads keep theirs for life.
  */
@@ -30,6 +32,9 @@ public class UploadSlots {
     public interface Step<T> {
         T run() throws Exception;
     }
+
+    /** The upload threads' Java priority: above background reading, below requests. */
+    public static final int PRIORITY = Thread.MIN_PRIORITY + 1;
 
     @Inject
     CrashLabConfig config;
@@ -51,7 +56,7 @@ public class UploadSlots {
             synchronized (this) {
                 if (pool == null) {
                     pool = Executors.newFixedThreadPool(size(), Thread.ofPlatform().name("upload-store-", 1).daemon()
-                            .priority(Thread.MIN_PRIORITY).factory());
+                            .priority(PRIORITY).factory());
                 }
                 p = pool;
             }

@@ -245,7 +245,7 @@ public interface CrashLabConfig {
 
         /**
          * Uploads unpacked, redacted and stored at once (the rest wait for a turn, timed as {@code upload-slot} on
-         * {@code /q/metrics}); 0 (the default) means one per core. They run on threads of the lowest priority, so
+         * {@code /q/metrics}); 0 (the default) means one per core. They run on threads of low priority (UploadSlots), so
          * that report reads and searches get the cores first while uploads stream in.
          */
         @WithDefault("0")

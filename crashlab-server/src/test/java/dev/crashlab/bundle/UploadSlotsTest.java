@@ -16,7 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** Uploads are stored on a bounded pool of lowest-priority threads, the caller waiting for the result (plain unit test). */
+/** Uploads are stored on a bounded pool of low-priority threads, the caller waiting for the result (plain unit test). */
 class UploadSlotsTest {
 
     static UploadSlots slots(int concurrency, SimpleMeterRegistry registry) throws ReflectiveOperationException {
@@ -34,7 +34,7 @@ class UploadSlotsTest {
     }
 
     @Test
-    void atMostTheConfiguredNumberRunAtOnceOnLowestPriorityThreadsAndTheRestWaitTheirTurn() throws Exception {
+    void atMostTheConfiguredNumberRunAtOnceOnLowPriorityThreadsAndTheRestWaitTheirTurn() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         UploadSlots s = slots(2, registry);
         AtomicInteger running = new AtomicInteger();
@@ -66,7 +66,7 @@ class UploadSlotsTest {
             s.stop(null);
         }
         assertThat(most.get()).isEqualTo(2);
-        assertThat(priorities).hasSize(8).containsOnly(Thread.MIN_PRIORITY);
+        assertThat(priorities).hasSize(8).containsOnly(UploadSlots.PRIORITY);
         // every upload's time in line is timed on the caller's route
         assertThat(registry.get(Waits.METER).tag("what", "upload-slot").tag("route", "BundleResource.uploadArchive").timer().count())
                 .isEqualTo(8);
