@@ -99,7 +99,7 @@ class PerturbationTest {
         String utf16 = Perturbation.UTF16.apply(sample()).files().get("crash.log");
         assertThat(utf16).startsWith("\u00ff\u00fe");
         assertThat(new String(utf16.substring(2).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1),
-                java.nio.charset.StandardCharsets.UTF_16LE)).contains("RuntimeError: CUDA out of memory\r\n");
+                java.nio.charset.StandardCharsets.UTF_16LE)).contains("Tried to allocate 20.00 MiB\r\n");
         String chained = Perturbation.CHAINED.apply(sample()).files().get("crash.log");
         assertThat(chained.indexOf("RuntimeError: CUDA out of memory")).isLessThan(chained.indexOf("exception"));
         assertThat(Perturbation.RANKS.apply(sample()).files().get("crash.log")).contains("[rank3]: RuntimeError: CUDA out of memory");
