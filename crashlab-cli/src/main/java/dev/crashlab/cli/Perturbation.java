@@ -40,7 +40,26 @@ enum Perturbation {
     /** The log's last non-empty line is cut off (a paste that stops early); only logs of 3+ lines. */
     DROP_LAST_LINE("the log's last line cut off (logs of 3+ lines)", Perturbation::dropLastLine),
     /** The environment file is left out; only cases that also have a log. */
-    NO_ENV("no environment file (cases with a log and an env file)", Perturbation::noEnv);
+    NO_ENV("no environment file (cases with a log and an env file)", Perturbation::noEnv),
+    // how people paste logs: the same crash as it reaches us from an issue page, a notebook, a Windows console
+    /** Saved from an issue page: code fences, HTML entities ({@code &lt; &gt; &quot; &#39; &amp;}), leading spaces lost. */
+    MARKDOWN("saved from an issue page: code fences, HTML entities, leading spaces stripped", PastedLogs::markdown),
+    /** Quoted in a reply: {@code > } before every log line. */
+    QUOTED("quoted in a reply: '> ' before every log line", PastedLogs::quoted),
+    /** Copied from a terminal that wraps: every line longer than 80, 100 or 120 columns cut into lines of that width. */
+    WRAPPED("copied from a console that wraps at 80/100/120 columns (logs with a longer line)", PastedLogs::wrapped),
+    /** Run in Jupyter: IPython's traceback (colour codes, {@code ---->} arrows, {@code Cell In[3], line 5}). */
+    JUPYTER("a Jupyter traceback: ANSI colours, '---->' arrows, 'Cell In[n], line m' (logs with a traceback)", PastedLogs::jupyter),
+    /** Redirected by Windows PowerShell 5.1: UTF-16LE with a byte order mark. */
+    UTF16("saved as UTF-16LE with a BOM (PowerShell 5.1 redirection)", PastedLogs::utf16),
+    /** A German, French or Chinese Windows: its system messages localised, in that console's code page. */
+    LOCALIZED("Windows system messages in German/French/Chinese, in cp1252/GBK (logs with one)", PastedLogs::localized),
+    /** A second exception raised while handling the first ("During handling ..." / "The above exception was ..."). */
+    CHAINED("a chained exception after the error ('During handling...' / 'direct cause')", PastedLogs::chained),
+    /** The same traceback printed again by three more ranks, each with its {@code [rankN]:} tag. */
+    RANKS("the last traceback repeated by ranks 1-3 (logs with a traceback)", PastedLogs::ranks),
+    /** A long teardown after the error: 300 lines of shutdown warnings and info lines. */
+    SHUTDOWN_TAIL("300 lines of teardown warnings after the error", PastedLogs::shutdownTail);
 
     /** One case: its name (the seed) and its files, bundle path to text (ISO-8859-1). */
     record Case(String name, Map<String, String> files) {
@@ -275,17 +294,17 @@ enum Perturbation {
         return c.with(out);
     }
 
-    private static boolean isLog(String name) {
+    static boolean isLog(String name) {
         return !name.equals("env.txt");
     }
 
-    private static Map<String, String> each(Case c, Function<String, String> f) {
+    static Map<String, String> each(Case c, Function<String, String> f) {
         Map<String, String> out = new LinkedHashMap<>();
         c.files().forEach((name, text) -> out.put(name, f.apply(text)));
         return out;
     }
 
-    private static String replace(Pattern p, String text, Function<Matcher, String> with) {
+    static String replace(Pattern p, String text, Function<Matcher, String> with) {
         Matcher m = p.matcher(text);
         StringBuilder b = new StringBuilder();
         while (m.find()) {

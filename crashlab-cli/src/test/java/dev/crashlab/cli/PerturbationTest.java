@@ -82,6 +82,37 @@ class PerturbationTest {
     }
 
     @Test
+    void pasteRewritesChangeHowTheLogReadsNotWhatItSays() {
+        String md = Perturbation.MARKDOWN.apply(sample()).files().get("crash.log");
+        assertThat(md).startsWith("```\n").contains("File &quot;/home/alice/proj/train.py&quot;, line 9, in &lt;module&gt;")
+                .doesNotContain("\n  File");
+        assertThat(Perturbation.QUOTED.apply(sample()).files().get("crash.log")).startsWith("> Traceback").contains("\n> RuntimeError");
+        String longLog = LOG + "W dso_loader.cc:64] Could not load dynamic library 'cudart64_110.dll'; " + "x".repeat(250) + "\n";
+        Perturbation.Case withLongLine = new Perturbation.Case("c999", Map.of("crash.log", longLog));
+        String wrapped = Perturbation.WRAPPED.apply(withLongLine).files().get("crash.log");
+        assertThat(wrapped.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(120));
+        assertThat(wrapped.lines().count()).isGreaterThan(longLog.lines().count());
+        assertThat(wrapped.replace("\n", "")).isEqualTo(longLog.replace("\n", ""));
+        String jupyter = Perturbation.JUPYTER.apply(sample()).files().get("crash.log");
+        assertThat(jupyter).contains("\u001b[0;31mRuntimeError\u001b[0m: CUDA out of memory").contains("Traceback (most recent call last)")
+                .doesNotContain("Traceback (most recent call last):");
+        String utf16 = Perturbation.UTF16.apply(sample()).files().get("crash.log");
+        assertThat(utf16).startsWith("\u00ff\u00fe");
+        assertThat(new String(utf16.substring(2).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1),
+                java.nio.charset.StandardCharsets.UTF_16LE)).contains("Tried to allocate 20.00 MiB\r\n");
+        String chained = Perturbation.CHAINED.apply(sample()).files().get("crash.log");
+        assertThat(chained.indexOf("RuntimeError: CUDA out of memory")).isLessThan(chained.indexOf("exception"));
+        assertThat(Perturbation.RANKS.apply(sample()).files().get("crash.log")).contains("[rank3]: RuntimeError: CUDA out of memory");
+        String tail = Perturbation.SHUTDOWN_TAIL.apply(sample()).files().get("crash.log");
+        assertThat(tail.lines().count()).isEqualTo(LOG.lines().count() + 300);
+        // nothing to localise in this log; a Windows message is, in the console's code page
+        assertThat(Perturbation.LOCALIZED.apply(sample())).isNull();
+        Perturbation.Case win = new Perturbation.Case("c7", Map.of("crash.log", "OSError: [WinError 126] The specified module could not be found.\n"));
+        assertThat(Perturbation.LOCALIZED.apply(win).files().get("crash.log")).startsWith("OSError: [WinError 126] ")
+                .doesNotContain("The specified module");
+    }
+
+    @Test
     void repeatableAndNamed() {
         assertThat(Perturbation.ALL.apply(sample())).isEqualTo(Perturbation.ALL.apply(sample()));
         assertThat(Perturbation.parse("drop-last-line")).isEqualTo(Perturbation.DROP_LAST_LINE);

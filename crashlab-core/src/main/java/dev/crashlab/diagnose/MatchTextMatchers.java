@@ -6,6 +6,7 @@ import dev.crashlab.kb.KbArticle;
 import dev.crashlab.kb.Matcher;
 import dev.crashlab.kb.TimedRegex;
 import dev.crashlab.parse.CollectorPrefix;
+import dev.crashlab.parse.WindowsMessages;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -33,7 +34,7 @@ final class MatchTextMatchers implements Rule {
     @Override
     public void apply(DiagnosisContext ctx) {
         List<SourceRef> all = lines(ctx);
-        List<String> bare = all.stream().map(s -> CollectorPrefix.strip(s.text())).toList();
+        List<String> bare = all.stream().map(s -> WindowsMessages.inEnglish(CollectorPrefix.strip(s.text()))).toList();
         for (KbArticle a : ctx.kb.articles()) {
             match(ctx, a, a.matchers(), all, bare, false);
             match(ctx, a, a.against(), all, bare, true);
@@ -42,7 +43,8 @@ final class MatchTextMatchers implements Rule {
 
     /**
      * Every line a text matcher reads: the facts' source lines and the bundle's text lines, each once. A line that
-     * carries a log collector's prefix ({@link CollectorPrefix}) is matched with and without it.
+     * carries a log collector's prefix ({@link CollectorPrefix}) is matched with and without it, and one with a Windows
+     * system message in another language ({@link WindowsMessages}) also with the message in English.
      */
     static List<SourceRef> lines(DiagnosisContext ctx) {
         if (ctx.textLines == null) {

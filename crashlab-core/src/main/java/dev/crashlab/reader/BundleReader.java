@@ -10,6 +10,7 @@ import dev.crashlab.parse.ParseInput;
 import dev.crashlab.parse.ParseProblem;
 import dev.crashlab.parse.ParseResult;
 import dev.crashlab.parse.Parsers;
+import dev.crashlab.parse.PastedText;
 import dev.crashlab.parse.TextDecoding;
 import dev.crashlab.parse.console.SharedLineScan;
 import dev.crashlab.sniff.ArtifactSniffer;
@@ -42,7 +43,7 @@ public final class BundleReader {
      * The reader's version, stored with what it read. Raise it when a parser's output changes in a way stored
      * bundles should see: the server reads stored bundles again in the background.
      */
-    public static final int VERSION = 3; // 3: env files state source builds (tensorflow-source-build, its BuildInfo)
+    public static final int VERSION = 4; // 3: env files state source builds (tensorflow-source-build, its BuildInfo); 4: pasted logs read as written (PastedText)
 
     private static final int CHUNK = 64 * 1024;
 
@@ -103,17 +104,26 @@ public final class BundleReader {
         try (BudgetedStream in = new BudgetedStream(item.bytes().open(), bytesLeft, deadline)) {
             byte[] head = in.readNBytes(ArtifactSniffer.HEAD_BYTES);
             ArtifactType type = item.type() != null ? item.type() : sniffer.sniff(item.path(), head);
+            // a log as people paste it (colour codes, an issue page's entities and fences, a reply's "> ", a console's
+            // wrap) is read as the program wrote it
+            InputStream body = in;
+            PastedText.Form pasted = pastedForm(type, head);
+            if (pasted.any()) {
+                body = PastedText.clean(new SequenceInputStream(new ByteArrayInputStream(head), in), pasted);
+                head = body.readNBytes(ArtifactSniffer.HEAD_BYTES);
+                type = item.type() != null ? item.type() : sniffer.sniff(item.path(), head);
+            }
             List<ArtifactParser> parsers = Parsers.forType(type);
             boolean window = TextLines.hasText(type) && linesLeft > 0 && charsLeft > 0;
             int consumers = parsers.size() + (window ? 1 : 0);
             long maxHead = Math.min(TextLines.HEAD_LINES, linesLeft);
             long maxTail = Math.min(TextLines.TAIL_LINES, Math.max(0, linesLeft - maxHead));
             long maxChars = charsLeft;
-            InputStream rest = in;
+            InputStream rest = body;
             if (consumers > 1 && SharedLineScan.canRead(parsers)) {
                 // one scan for every parser and the window, on this thread (text in UTF-16 takes the pipes below)
                 InputStream all = new java.io.BufferedInputStream(
-                        new SequenceInputStream(new ByteArrayInputStream(head), in), WINDOW_SNIFF + 1);
+                        new SequenceInputStream(new ByteArrayInputStream(head), body), WINDOW_SNIFF + 1);
                 all.mark(WINDOW_SNIFF + 1);
                 byte[] sniffed = all.readNBytes(WINDOW_SNIFF);
                 all.reset();
@@ -195,6 +205,17 @@ public final class BundleReader {
             }
             return finish(item, type, parsers, parsed, kept, in.bytesRead(), in.cut());
         }
+    }
+
+    /**
+     * The paste forms to undo in an artifact of this type: in a program's output only (an event export's parser reads a
+     * quoted event itself, an XML file's entities are its own, a listing's rows are not a console's).
+     */
+    private static PastedText.Form pastedForm(ArtifactType type, byte[] head) {
+        if (type != ArtifactType.CONSOLE_LOG && type != ArtifactType.TEXT) {
+            return PastedText.Form.NONE;
+        }
+        return PastedText.detect(head, head.length);
     }
 
     private static ParseInput.Source once(ChunkPipe pipe) {

@@ -1,0 +1,457 @@
+package dev.crashlab.parse;
+
+import java.io.ByteArrayOutputStream;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Gives back the program's output from a log as people paste it: with a terminal's colour codes (a Jupyter
+ * notebook, {@code rich}, a coloured logger), saved from a rendered issue page ({@code &lt;} for {@code <}, code fence
+ * lines), quoted in a reply ({@code > } on every line), or copied from a console that breaks every line at its width
+ * (Windows' console copies its buffer as rows of exactly that many columns). The message a rule looks for is then
+ * whole again: {@code <frozen importlib._bootstrap>} instead of {@code &lt;frozen ...&gt;}, a DLL name cut at column 80
+ * joined again.
+ *
+ * <p>Which forms a file has is decided once from its first bytes ({@link #detect}); a file in none of them is read as it
+ * is, without a copy. Line numbers stay those of the file: a fence line becomes an empty line, and the rows a wrapped
+ * line was cut into become one line at the first row's number followed by as many empty lines. The transforms touch
+ * ASCII bytes only, so they hold for UTF-8 and the single-byte code pages alike (UTF-16 text is left as it is).
+ */
+public final class PastedText {
+
+    private PastedText() {}
+
+    /** The forms found in a file's head: what {@link #clean} undoes. {@code wrapWidth} 0: not wrapped. */
+    public record Form(boolean ansi, boolean entities, boolean quoted, boolean fenced, int wrapWidth) {
+
+        public static final Form NONE = new Form(false, false, false, false, 0);
+
+        /** Tells whether anything is to be undone. */
+        public boolean any() {
+            return ansi || entities || quoted || fenced || wrapWidth > 0;
+        }
+    }
+
+    /** Console widths a wrapped copy is believed at: narrower rows are rarely a terminal's. */
+    static final int MIN_WRAP = 60;
+    static final int MAX_WRAP = 400;
+
+    /** Reads the forms from the first {@code length} bytes of a file (UTF-16 is reported as none). */
+    public static Form detect(byte[] head, int length) {
+        TextDecoding.Detected d = TextDecoding.detect(head, length);
+        if (d.charset().equals(java.nio.charset.StandardCharsets.UTF_16LE)
+                || d.charset().equals(java.nio.charset.StandardCharsets.UTF_16BE)) {
+            return Form.NONE;
+        }
+        boolean ansi = false;
+        int entities = 0;
+        int lines = 0;
+        int quotedLines = 0;
+        boolean fenced = false;
+        int[] columns = new int[MAX_WRAP + 2];
+        Set<Integer> widestSeen = new HashSet<>();
+        int widest = 0;
+        int widestDistinct = 0; // distinct rows of that width cut inside a word
+        int start = d.bomLength();
+        // the last line of the head may be cut: only whole lines count
+        int end = length;
+        while (end > start && head[end - 1] != '\n') {
+            end--;
+        }
+        if (end == start) {
+            end = length;
+        }
+        for (int i = start; i < end; ) {
+            int e = i;
+            while (e < end && head[e] != '\n') {
+                e++;
+            }
+            int le = e > i && head[e - 1] == '\r' ? e - 1 : e;
+            if (le > i) {
+                lines++;
+                if (head[i] == '>' && !(le - i >= 3 && head[i + 1] == '>' && head[i + 2] == '>')) {
+                    quotedLines++;
+                }
+                if (isFence(head, i, le)) {
+                    fenced = true;
+                }
+            }
+            int cols = 0;
+            for (int k = i; k < le; k++) {
+                byte b = head[k];
+                if (b == 0x1B && k + 1 < le && (head[k + 1] == '[' || head[k + 1] == ']')) {
+                    ansi = true;
+                }
+                if (b == '&' && entityLength(head, k, le) > 0) {
+                    entities++;
+                }
+                if ((b & 0xC0) != 0x80) {
+                    cols++;
+                }
+            }
+            if (cols <= MAX_WRAP) {
+                columns[cols]++;
+            } else {
+                columns[MAX_WRAP + 1]++;
+            }
+            if (cols >= MIN_WRAP && cols <= MAX_WRAP && !tableRow(head, i, le)) {
+                // a console's cut falls anywhere, so mostly inside a word: the row's last character and the next row's
+                // first are parts of one; lines of one format that happen to be as wide (a device assert per thread,
+                // each ending "failed.") end where a line ends
+                boolean midWord = wordByte(head[le - 1]) && e + 1 < end && wordByte(head[e + 1]);
+                if (cols > widest) {
+                    widest = cols;
+                    widestSeen.clear();
+                    widestDistinct = 0;
+                }
+                if (cols == widest && midWord && widestSeen.add(Arrays.hashCode(Arrays.copyOfRange(head, i, le)))) {
+                    widestDistinct++;
+                }
+            }
+            i = e + 1;
+        }
+        int wrap = 0;
+        if (widest > 0 && columns[MAX_WRAP + 1] == 0) {
+            // a console cuts every longer line at its width: rows of exactly that width are many, rows a little
+            // shorter are as rare as anywhere else in a log
+            int near = 0;
+            for (int w = widest - 10; w < widest; w++) {
+                near += columns[w];
+            }
+            if (widestDistinct >= 2 && widestDistinct >= 2 * Math.max(1, near)) {
+                wrap = widest;
+            }
+            // NOTE: one row of that width is not believed (a pip line of exactly 80 columns ending "2.4.0" before an
+            // "ERROR:" line is as likely): a short paste with one wrapped line stays cut
+        }
+        boolean quoted = lines >= 2 && quotedLines * 10 >= lines * 8;
+        // a fence alone is a Markdown document's, read as written; beside an issue page's entities or a reply's quotes
+        // it is the paste's frame
+        boolean pasted = ansi || entities >= 2 || quoted;
+        return new Form(ansi, entities >= 2, quoted, fenced && pasted, wrap);
+    }
+
+    /** The bytes of {@code in} with the forms of {@code form} undone; {@code in} itself when there are none. */
+    public static InputStream clean(InputStream in, Form form) {
+        return form.any() ? new Cleaning(in, form) : in;
+    }
+
+    /** One line with the forms undone (no line end); for tests and for text already split into lines. */
+    public static String cleanLine(String line, Form form) {
+        byte[] b = line.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return new String(cleanLine(b, b.length, form), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static boolean isFence(byte[] b, int from, int to) {
+        int i = from;
+        while (i < to && (b[i] == ' ' || b[i] == '\t' || b[i] == '>')) {
+            i++;
+        }
+        if (to - i < 3 || !(b[i] == '`' && b[i + 1] == '`' && b[i + 2] == '`' || b[i] == '~' && b[i + 1] == '~' && b[i + 2] == '~')) {
+            return false;
+        }
+        for (int k = i + 3; k < to; k++) {
+            byte c = b[k];
+            if (!(Character.isLetterOrDigit(c) || c == '-' || c == '_' || c == '+' || c == ' ' || c == '`' || c == '~')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean wordByte(byte b) {
+        return b < 0 || b >= '0' && b <= '9' || b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b == '_';
+    }
+
+    /** An nvidia-smi box row or rule: its width is the table's, not a console's. */
+    private static boolean tableRow(byte[] b, int from, int to) {
+        byte first = b[from];
+        byte last = b[to - 1];
+        return (first == '|' || first == '+') && (last == '|' || last == '+');
+    }
+
+    private static final String[] NAMED = {"lt", "gt", "quot", "amp", "apos", "nbsp"};
+    private static final byte[] NAMED_VALUE = {'<', '>', '"', '&', '\'', ' '};
+
+    /** The length of the entity at {@code b[at]} ({@code &lt;}, {@code &#39;}, {@code &#x27;}), 0 when none. */
+    private static int entityLength(byte[] b, int at, int to) {
+        int i = at + 1;
+        if (i < to && b[i] == '#') {
+            i++;
+            boolean hex = i < to && (b[i] == 'x' || b[i] == 'X');
+            if (hex) {
+                i++;
+            }
+            int digits = 0;
+            while (i < to && digits < 6 && (hex ? Character.digit(b[i], 16) >= 0 : b[i] >= '0' && b[i] <= '9')) {
+                i++;
+                digits++;
+            }
+            return digits > 0 && i < to && b[i] == ';' && entityValue(b, at, i + 1) >= 0 ? i + 1 - at : 0;
+        }
+        for (String name : NAMED) {
+            int n = name.length();
+            if (i + n < to && b[i + n] == ';' && matches(b, i, name)) {
+                return n + 2;
+            }
+        }
+        return 0;
+    }
+
+    /** The ASCII byte an entity stands for, or -1 (a numeric entity above ASCII is left alone). */
+    private static int entityValue(byte[] b, int at, int end) {
+        if (b[at + 1] == '#') {
+            boolean hex = b[at + 2] == 'x' || b[at + 2] == 'X';
+            int v = 0;
+            for (int i = at + (hex ? 3 : 2); i < end - 1; i++) {
+                v = v * (hex ? 16 : 10) + Character.digit(b[i], hex ? 16 : 10);
+            }
+            return v >= 0x20 && v < 0x7F ? v : -1;
+        }
+        for (int k = 0; k < NAMED.length; k++) {
+            if (matches(b, at + 1, NAMED[k])) {
+                return NAMED_VALUE[k];
+            }
+        }
+        return -1;
+    }
+
+    private static boolean matches(byte[] b, int at, String s) {
+        for (int k = 0; k < s.length(); k++) {
+            if (b[at + k] != s.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Undoes the per-line forms (quote prefix, colour codes, entities, fence) on {@code b[0, len)}. */
+    static byte[] cleanLine(byte[] b, int len, Form form) {
+        int from = 0;
+        if (form.quoted()) {
+            // "> ", nested "> > " or ">>"; a bare ">" is an empty quoted line
+            while (from < len && b[from] == '>') {
+                from++;
+                if (from < len && b[from] == ' ') {
+                    from++;
+                }
+            }
+        }
+        if (form.fenced() && isFence(b, from, len)) {
+            return new byte[0];
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(len - from);
+        for (int i = from; i < len; i++) {
+            byte c = b[i];
+            if (form.ansi() && c == 0x1B && i + 1 < len) {
+                int skip = ansiLength(b, i, len);
+                if (skip > 0) {
+                    i += skip - 1;
+                    continue;
+                }
+            }
+            if (form.entities() && c == '&') {
+                int n = entityLength(b, i, len);
+                int v = n > 0 ? entityValue(b, i, i + n) : -1;
+                if (v >= 0) {
+                    out.write(v);
+                    i += n - 1;
+                    continue;
+                }
+            }
+            out.write(c);
+        }
+        return out.toByteArray();
+    }
+
+    /** The length of the escape sequence at {@code b[at]} (CSI {@code ESC [ ... letter}, OSC {@code ESC ] ... BEL}), 0 if none. */
+    private static int ansiLength(byte[] b, int at, int to) {
+        if (b[at + 1] == '[') {
+            int i = at + 2;
+            while (i < to && b[i] >= 0x20 && b[i] <= 0x3F) {
+                i++;
+            }
+            return i < to && b[i] >= 0x40 && b[i] <= 0x7E ? i + 1 - at : 0;
+        }
+        if (b[at + 1] == ']') {
+            for (int i = at + 2; i < to && i < at + 512; i++) {
+                if (b[i] == 0x07) {
+                    return i + 1 - at;
+                }
+                if (b[i] == 0x1B && i + 1 < to && b[i + 1] == '\\') {
+                    return i + 2 - at;
+                }
+            }
+        }
+        return 0;
+    }
+
+    /** Columns of a line of UTF-8 or single-byte text (continuation bytes are not columns). */
+    private static int columns(byte[] b, int len) {
+        int n = 0;
+        for (int i = 0; i < len; i++) {
+            n += (b[i] & 0xC0) == 0x80 ? 0 : 1;
+        }
+        return n;
+    }
+
+    /** The stream: reads a line, undoes its forms, joins the rows of a wrapped line, hands out the bytes. */
+    private static final class Cleaning extends FilterInputStream {
+
+        /** A line longer than this is passed on in pieces as it is (no wrap joins it: it was not wrapped). */
+        private static final int MAX_LINE = 1 << 20;
+
+        private final Form form;
+        private byte[] line = new byte[256];
+        private int lineLen;
+        private boolean eof;
+        private byte[] ready = new byte[0];
+        private int readyPos;
+        // a wrapped line being joined: its cleaned rows so far and the empty lines owed after it
+        private final ByteArrayOutputStream joined = new ByteArrayOutputStream();
+        private int owed;
+        private byte[] eol = {'\n'};
+
+        Cleaning(InputStream in, Form form) {
+            super(new java.io.BufferedInputStream(in, 1 << 16));
+            this.form = form;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            int n = read(one, 0, 1);
+            return n <= 0 ? -1 : one[0] & 0xFF;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (len == 0) {
+                return 0;
+            }
+            while (readyPos >= ready.length) {
+                if (!fill()) {
+                    return -1;
+                }
+            }
+            int n = Math.min(len, ready.length - readyPos);
+            System.arraycopy(ready, readyPos, b, off, n);
+            readyPos += n;
+            return n;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            long skipped = 0;
+            byte[] buf = new byte[8192];
+            while (skipped < n) {
+                int r = read(buf, 0, (int) Math.min(buf.length, n - skipped));
+                if (r < 0) {
+                    break;
+                }
+                skipped += r;
+            }
+            return skipped;
+        }
+
+        @Override
+        public int available() {
+            return ready.length - readyPos;
+        }
+
+        @Override
+        public boolean markSupported() {
+            return false;
+        }
+
+        /** Makes the next bytes ready; false at the end. */
+        private boolean fill() throws IOException {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            while (out.size() == 0) {
+                if (eof) {
+                    flushJoined(out, false);
+                    if (out.size() == 0) {
+                        return false;
+                    }
+                    break;
+                }
+                boolean ended = readLine();
+                if (!ended && lineLen >= MAX_LINE) {
+                    flushJoined(out, true);
+                    out.write(line, 0, lineLen); // an over-long line goes on as it is
+                    lineLen = 0;
+                    continue;
+                }
+                if (!ended && lineLen == 0) {
+                    continue; // eof reached with nothing left
+                }
+                int len = lineLen;
+                byte[] lineEnd = {'\n'};
+                if (len > 0 && line[len - 1] == '\r') {
+                    len--;
+                    lineEnd = new byte[] {'\r', '\n'};
+                }
+                byte[] clean = cleanLine(line, len, form);
+                lineLen = 0;
+                if (form.wrapWidth() > 0) {
+                    if (joined.size() > 0 || owed > 0) {
+                        joined.write(clean);
+                        owed++;
+                    } else {
+                        joined.write(clean);
+                        eol = lineEnd;
+                    }
+                    if (columns(clean, clean.length) != form.wrapWidth() || !ended) {
+                        flushJoined(out, ended);
+                    }
+                    continue;
+                }
+                out.write(clean);
+                if (ended) {
+                    out.write(lineEnd);
+                }
+            }
+            ready = out.toByteArray();
+            readyPos = 0;
+            return true;
+        }
+
+        private void flushJoined(ByteArrayOutputStream out, boolean withEnd) throws IOException {
+            if (joined.size() == 0 && owed == 0) {
+                return;
+            }
+            joined.writeTo(out);
+            joined.reset();
+            if (withEnd || owed > 0) {
+                out.write(eol);
+            }
+            for (int i = 0; i < owed; i++) {
+                out.write(eol);
+            }
+            owed = 0;
+        }
+
+        /** Reads up to a line end into {@link #line}; true when a line end was read (it is not kept). */
+        private boolean readLine() throws IOException {
+            while (lineLen < MAX_LINE) {
+                int c = in.read();
+                if (c < 0) {
+                    eof = true;
+                    return false;
+                }
+                if (c == '\n') {
+                    return true;
+                }
+                if (lineLen == line.length) {
+                    line = Arrays.copyOf(line, Math.min(MAX_LINE, line.length * 2));
+                }
+                line[lineLen++] = (byte) c;
+            }
+            return false;
+        }
+    }
+}

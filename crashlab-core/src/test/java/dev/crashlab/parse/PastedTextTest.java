@@ -1,0 +1,134 @@
+package dev.crashlab.parse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A log pasted from an issue page, a reply, a notebook or a wrapping console reads as the program wrote it. */
+class PastedTextTest {
+
+    static PastedText.Form detect(String text) {
+        byte[] b = text.getBytes(StandardCharsets.UTF_8);
+        return PastedText.detect(b, b.length);
+    }
+
+    static String clean(String text) throws IOException {
+        byte[] b = text.getBytes(StandardCharsets.UTF_8);
+        try (InputStream in = PastedText.clean(new ByteArrayInputStream(b), PastedText.detect(b, b.length))) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void aPlainLogIsReadAsItIs() throws IOException {
+        String log = String.join("\n",
+                ">>> import torch",
+                "Traceback (most recent call last):",
+                "  File \"train.py\", line 3, in <module>",
+                "OSError: [WinError 126] The specified module could not be found. Error loading \"C:\\\\x\\\\caffe2_nvrtc.dll\"",
+                "see https://example.org/q?a=1&b=2",
+                "```",
+                "a Markdown note's code block, fenced: read as written",
+                "```",
+                "");
+        assertThat(detect(log).any()).isFalse();
+        assertThat(clean(log)).isEqualTo(log);
+    }
+
+    @Test
+    void colourCodesGo() throws IOException {
+        String log = "\u001b[0;31mRuntimeError\u001b[0m: CUDA error: no kernel image is available\n"
+                + "Cell \u001b[0;32mIn[3], line 5\u001b[0m\n\u001b]8;;file:///x\u0007link\u001b]8;;\u0007\n";
+        assertThat(detect(log).ansi()).isTrue();
+        assertThat(clean(log)).isEqualTo("RuntimeError: CUDA error: no kernel image is available\nCell In[3], line 5\nlink\n");
+    }
+
+    @Test
+    void anIssuePagesEntitiesAndFencesGoAndLinesKeepTheirNumbers() throws IOException {
+        String log = String.join("\n",
+                "```python",
+                "File &quot;&lt;frozen importlib._bootstrap&gt;&quot;, line 1176, in _find_and_load",
+                "ImportError: DLL load failed while importing _C: The specified module could not be found. &#39;x&#39; &#x27;y&#x27; &amp; &#8212;",
+                "```",
+                "");
+        assertThat(detect(log).entities()).isTrue();
+        assertThat(detect(log).fenced()).isTrue();
+        List<String> lines = clean(log).lines().toList();
+        assertThat(lines).hasSize(4);
+        assertThat(lines.get(0)).isEmpty();
+        assertThat(lines.get(1)).isEqualTo("File \"<frozen importlib._bootstrap>\", line 1176, in _find_and_load");
+        // an entity for a character above ASCII stays as written (the transform touches ASCII bytes only)
+        assertThat(lines.get(2)).endsWith("'x' 'y' & &#8212;");
+        assertThat(lines.get(3)).isEmpty();
+    }
+
+    @Test
+    void aRepliesQuotePrefixGoesButAPythonPromptStays() throws IOException {
+        String log = "> Traceback (most recent call last):\n>   File \"a.py\", line 1, in <module>\n>\n> > Killed\n";
+        assertThat(detect(log).quoted()).isTrue();
+        assertThat(clean(log)).isEqualTo("Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n\nKilled\n");
+        assertThat(detect(">>> import tensorflow as tf\n>>> tf.test.is_gpu_available()\nFalse\n").quoted()).isFalse();
+    }
+
+    static String row(char c, int n) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            b.append((char) (c + i % 20));
+        }
+        return b.toString();
+    }
+
+    @Test
+    void aConsolesWrappedRowsAreJoinedOnTheFirstRowsLine() throws IOException {
+        String long1 = "Could not load library cudnn_cnn_infer64_8.dll. Error code 126 " + row('a', 100);
+        String long2 = "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'cudart64_110.dll' " + row('A', 30);
+        StringBuilder log = new StringBuilder("2025-03-14 start\n");
+        for (String l : List.of(long1, long2)) {
+            for (int i = 0; i < l.length(); i += 80) {
+                log.append(l, i, Math.min(l.length(), i + 80)).append("\r\n");
+            }
+        }
+        log.append("done\n");
+        assertThat(detect(log.toString()).wrapWidth()).isEqualTo(80);
+        List<String> lines = clean(log.toString()).lines().toList();
+        // long1 was cut into three rows (80, 80, 4 columns), long2 into two
+        assertThat(lines).containsExactly("2025-03-14 start", long1, "", "", long2, "", "done");
+    }
+
+    @Test
+    void rowsOfOneWidthThatAreNotAWrapStayApart() {
+        // an nvidia-smi table: every row as wide as the next
+        String table = "+-----------------------------------------------------------------------------+\n"
+                + "| NVIDIA-SMI 470.82.01    Driver Version: 470.82.01    CUDA Version: 11.4     |\n"
+                + "|-------------------------------+----------------------+----------------------+\n"
+                + "| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |\n";
+        assertThat(detect(table).wrapWidth()).isZero();
+        // the same long warning printed twice, and lines of every length around it
+        String warning = "W0314 09:00:01.000000 1 dso_loader.cc:64] Could not load dynamic library 'libnvinfer.so.7' x";
+        StringBuilder log = new StringBuilder(warning + "\n" + warning + "\n");
+        for (int n = 60; n < warning.length(); n++) {
+            log.append(row('a', n)).append(' ').append("end").append('\n');
+        }
+        assertThat(detect(log.toString()).wrapWidth()).isZero();
+        // a device assert per thread: lines of one format and one width, each ending where a line ends
+        StringBuilder asserts = new StringBuilder();
+        for (int t = 0; t < 8; t++) {
+            asserts.append("/src/Loss.cu:106: void nll_kernel(): block: [0,0,0], thread: [").append(t)
+                    .append(",0,0] Assertion `t >= 0 && t < n_classes` failed.\n");
+        }
+        assertThat(detect(asserts.toString()).wrapWidth()).isZero();
+        // one line of a usual width that ends at a word's end is no wrap either
+        assertThat(detect(row('a', 79) + ".\nnext line\n").wrapWidth()).isZero();
+    }
+
+    @Test
+    void utf16IsLeftAsItIs() {
+        byte[] b = "\uFEFF> quoted\r\n> again\r\n".getBytes(StandardCharsets.UTF_16LE);
+        assertThat(PastedText.detect(b, b.length).any()).isFalse();
+    }
+}
