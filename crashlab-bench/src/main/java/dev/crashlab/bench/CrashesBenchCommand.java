@@ -365,52 +365,34 @@ final class CrashesBenchCommand implements Callable<Integer> {
     }
 
     /**
-     * What {@code CrashGroupService.group} asks of the index for a group's page: one pass over the group's bundles (count,
-     * first and last seen, confirmed, causes, crashes per day), the settings' counts in the group and over all bundles and
+     * What {@code CrashGroupService.group} asks of the index for a group's page: the group's summary (count, first and
+     * last seen, confirmed, causes, crashes per day, the settings' counts in the group), the counts over all bundles and
      * the correlations from them, and the newest 50 with their facets.
      */
     static Object groupPage(CrashIndex index, String key) {
         CrashQuery.Parsed q = CrashQuery.parse("group:" + key);
-        long start = System.currentTimeMillis() - 30 * 86_400_000L;
-        long[] acc = {0, Long.MAX_VALUE, Long.MIN_VALUE, 0};
-        Map<String, Integer> causes = new HashMap<>();
+        CrashIndex.GroupStats g = index.group(key);
+        long start = java.time.LocalDate.now(java.time.ZoneOffset.UTC).minusDays(29).toEpochDay();
         int[] daily = new int[30];
-        index.scan(q, (id, at, facets) -> {
-            String cause = null;
-            boolean confirmed = false;
-            for (String f : facets) {
-                if (f.startsWith("cause\0")) {
-                    cause = f.substring(6);
-                } else if (f.equals("confirmed\0yes")) {
-                    confirmed = true;
-                }
-            }
-            acc[0]++;
-            acc[1] = Math.min(acc[1], at);
-            acc[2] = Math.max(acc[2], at);
-            acc[3] += confirmed ? 1 : 0;
-            if (cause != null) {
-                causes.merge(cause, confirmed ? 1_000_000 : 1, Integer::sum);
-            }
-            int day = (int) ((at - start) / 86_400_000L);
-            if (at >= start && day < daily.length) {
-                daily[day]++;
-            }
-        });
-        Map<String, Long> inGroup = index.counts(q);
+        g.days().subMap(start, start + 30).forEach((day, n) -> daily[(int) (day - start)] = (int) (long) n);
+        String cause = g.causes().entrySet().stream()
+                .max(Comparator.comparingLong(e -> e.getValue().bundles() - e.getValue().confirmed() + 1_000_000L * e.getValue().confirmed()))
+                .map(Map.Entry::getKey).orElse(null);
+        Map<String, Long> inGroup = g.facets();
         Map<String, Long> all = index.counts(null);
         List<Object[]> correlations = new ArrayList<>();
         for (String dim : CrashFacets.SETTINGS) {
             String prefix = dim + "\0";
             all.forEach((k, n) -> {
                 if (k.startsWith(prefix)) {
-                    long g = inGroup.getOrDefault(k, 0L);
-                    correlations.add(new Object[] {k, (double) g / Math.max(1, acc[0]) - (double) n / index.size()});
+                    long in = inGroup.getOrDefault(k, 0L);
+                    correlations.add(new Object[] {k, (double) in / Math.max(1, g.count()) - (double) n / index.size()});
                 }
             });
         }
         correlations.sort(Comparator.comparingDouble(c -> -Math.abs((double) c[1])));
-        return List.of(correlations.subList(0, Math.min(20, correlations.size())), index.query(q, 0, 50, 8));
+        return List.of(correlations.subList(0, Math.min(20, correlations.size())), index.query(q, 0, 50, 8), daily,
+                cause == null ? "" : cause);
     }
 
     private static CrashSignature synthesize(CrashSignature seed, int i, Random rnd) {

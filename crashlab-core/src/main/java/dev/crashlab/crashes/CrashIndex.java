@@ -615,6 +615,20 @@ public final class CrashIndex implements Closeable {
     // Every bundle (a MatchAllDocsQuery): each segment's counts are kept while the segment lives, less its deleted
     // documents, so the request costs the number of segments times the values, not the number of bundles.
     private Map<String, Long> counts(IndexSearcher s, Query query) throws IOException {
+        String group = groupOf(query);
+        if (group != null) { // one group's bundles: their counts are in the segments' group summaries
+            Map<String, Long> total = new java.util.HashMap<>();
+            for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
+                LeafGroups lg = leafGroups(leaf);
+                LeafGroup g = lg.byKey().get(group);
+                if (g != null) {
+                    for (int i = 0; i < g.facetOrds().length; i++) {
+                        total.merge(lg.values()[g.facetOrds()[i]], g.facetCounts()[i], Long::sum);
+                    }
+                }
+            }
+            return total;
+        }
         Map<String, Long> total = new java.util.HashMap<>();
         boolean all = query instanceof MatchAllDocsQuery;
         Weight w = all ? null : s.createWeight(s.rewrite(query), org.apache.lucene.search.ScoreMode.COMPLETE_NO_SCORES, 1);
@@ -732,6 +746,283 @@ public final class CrashIndex implements Closeable {
             }
         }
         return new LeafFacets(values, counts);
+    }
+
+    /**
+     * One crash group's numbers over its bundles as the index holds them now, from summaries kept per segment.
+     *
+     * @param newest the bundle id of the newest crash (of several equally new ones, the first in index order)
+     * @param causes each bundle's likely or confirmed cause (the last of its cause values), by cause id
+     * @param days crashes per UTC day, by epoch day
+     * @param facets the facet counts over the group's bundles ({@code dim\0value}), what {@link #counts} gives for
+     *        {@code group:KEY}
+     */
+    public record GroupStats(String key, long count, long firstSeen, long lastSeen, long newest, long confirmed,
+                             Map<String, CauseCount> causes, java.util.SortedMap<Long, Long> days, Map<String, Long> facets) {}
+
+    /** How many of a group's bundles have a cause, and how many of those had it confirmed. */
+    public record CauseCount(long bundles, long confirmed) {}
+
+    /**
+     * A group's numbers ({@link GroupStats}), or null when no bundle has that group. Costs the number of segments
+     * times the group's distinct values, not its bundles: each segment's summary is computed once per set of
+     * deletions (so it stays right after deletes, updates and rebuilds, which all make new segments or deletions).
+     */
+    public GroupStats group(String key) {
+        IndexSearcher s = acquire();
+        try {
+            GroupMerge m = new GroupMerge(key);
+            for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
+                LeafGroups lg = leafGroups(leaf);
+                LeafGroup g = lg.byKey().get(key);
+                if (g != null) {
+                    m.add(g, lg.values(), true);
+                }
+            }
+            return m.count == 0 ? null : m.stats(true);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            release(s);
+        }
+    }
+
+    /** Every group's numbers ({@link GroupStats}, without their facet counts: empty maps), in no particular order. */
+    public List<GroupStats> groups() {
+        IndexSearcher s = acquire();
+        try {
+            Map<String, GroupMerge> merged = new java.util.LinkedHashMap<>();
+            for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
+                LeafGroups lg = leafGroups(leaf);
+                lg.byKey().forEach((key, g) -> merged.computeIfAbsent(key, GroupMerge::new).add(g, lg.values(), false));
+            }
+            return merged.values().stream().map(m -> m.stats(false)).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            release(s);
+        }
+    }
+
+    // A group's numbers in one segment (its live documents): ordinals are the segment's facet ordinals.
+    private record LeafGroup(long count, long first, long last, long newest, long confirmed, int[] causeOrds, long[] causeCounts,
+                             long[] causeConfirmed, long[] days, long[] dayCounts, int[] facetOrds, long[] facetCounts) {}
+
+    private record LeafGroups(String[] values, Map<String, LeafGroup> byKey) {}
+
+    // the groups of a segment in index order, merged: leaves come in index order, so the first newest bundle wins
+    private static final class GroupMerge {
+        final String key;
+        long count;
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        long newest = -1;
+        long confirmed;
+        final Map<String, long[]> causes = new java.util.HashMap<>();
+        final java.util.TreeMap<Long, Long> days = new java.util.TreeMap<>();
+        final Map<String, Long> facets = new java.util.HashMap<>();
+
+        GroupMerge(String key) {
+            this.key = key;
+        }
+
+        void add(LeafGroup g, String[] values, boolean withFacets) {
+            count += g.count();
+            first = Math.min(first, g.first());
+            if (g.last() > last) {
+                last = g.last();
+                newest = g.newest();
+            }
+            confirmed += g.confirmed();
+            for (int i = 0; i < g.causeOrds().length; i++) {
+                long[] c = causes.computeIfAbsent(values[g.causeOrds()[i]].substring(6), x -> new long[2]);
+                c[0] += g.causeCounts()[i];
+                c[1] += g.causeConfirmed()[i];
+            }
+            for (int i = 0; i < g.days().length; i++) {
+                days.merge(g.days()[i], g.dayCounts()[i], Long::sum);
+            }
+            if (withFacets) {
+                for (int i = 0; i < g.facetOrds().length; i++) {
+                    facets.merge(values[g.facetOrds()[i]], g.facetCounts()[i], Long::sum);
+                }
+            }
+        }
+
+        GroupStats stats(boolean withFacets) {
+            Map<String, CauseCount> cs = new java.util.HashMap<>();
+            causes.forEach((k, c) -> cs.put(k, new CauseCount(c[0], c[1])));
+            return new GroupStats(key, count, first, last, newest, confirmed, Map.copyOf(cs), java.util.Collections.unmodifiableSortedMap(days),
+                    withFacets ? Map.copyOf(facets) : Map.of());
+        }
+    }
+
+    // by segment and its deletions (the reader cache key); a reader closed (its segment merged away, or new deletions
+    // read) leaves the map through its close listener
+    private final Map<Object, LeafGroups> leafGroups = new ConcurrentHashMap<>();
+
+    private LeafGroups leafGroups(LeafReaderContext leaf) throws IOException {
+        org.apache.lucene.index.IndexReader.CacheHelper helper = leaf.reader().getReaderCacheHelper();
+        if (helper == null) {
+            return computeLeafGroups(leaf, leafFacets(leaf).values());
+        }
+        LeafGroups lg = leafGroups.get(helper.getKey());
+        if (lg == null) {
+            lg = computeLeafGroups(leaf, leafFacets(leaf).values());
+            if (leafGroups.putIfAbsent(helper.getKey(), lg) == null) {
+                helper.addClosedListener(leafGroups::remove);
+            }
+        }
+        return lg;
+    }
+
+    // Two passes over the segment's live documents: one to find each group's documents, then one per group (in doc
+    // order) counting into scratch arrays indexed by ordinal, kept sparse.
+    private static LeafGroups computeLeafGroups(LeafReaderContext leaf, String[] values) throws IOException {
+        String groupPrefix = CrashFacets.GROUP + SEP_STRING;
+        int confirmedYes = -1;
+        boolean[] isCause = new boolean[values.length];
+        int[] groupIndex = new int[values.length];
+        Arrays.fill(groupIndex, -1);
+        List<Integer> groupOrds = new ArrayList<>();
+        for (int ord = 0; ord < values.length; ord++) {
+            if (values[ord].startsWith(groupPrefix)) {
+                groupIndex[ord] = groupOrds.size();
+                groupOrds.add(ord);
+            } else if (values[ord].startsWith("cause" + SEP_STRING)) {
+                isCause[ord] = true;
+            } else if (values[ord].equals("confirmed" + SEP_STRING + "yes")) {
+                confirmedYes = ord;
+            }
+        }
+        if (groupOrds.isEmpty()) {
+            return new LeafGroups(values, Map.of());
+        }
+        org.apache.lucene.util.Bits live = leaf.reader().getLiveDocs();
+        int[][] docs = new int[groupOrds.size()][];
+        int[] sizes = new int[groupOrds.size()];
+        SortedSetDocValues facets = DocValues.getSortedSet(leaf.reader(), "facet");
+        for (int doc = facets.nextDoc(); doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS; doc = facets.nextDoc()) {
+            if (live != null && !live.get(doc)) {
+                continue;
+            }
+            for (int i = 0; i < facets.docValueCount(); i++) {
+                int gi = groupIndex[(int) facets.nextOrd()];
+                if (gi >= 0) {
+                    if (docs[gi] == null) {
+                        docs[gi] = new int[16];
+                    } else if (sizes[gi] == docs[gi].length) {
+                        docs[gi] = Arrays.copyOf(docs[gi], docs[gi].length * 2);
+                    }
+                    docs[gi][sizes[gi]++] = doc;
+                    break; // a bundle has one group
+                }
+            }
+        }
+        long[] facetScratch = new long[values.length];
+        long[] causeScratch = new long[values.length];
+        long[] causeConfirmedScratch = new long[values.length];
+        // in the order of each group's first bundle, as a scan meets them
+        Integer[] order = new Integer[groupOrds.size()];
+        for (int gi = 0; gi < order.length; gi++) {
+            order[gi] = gi;
+        }
+        Arrays.sort(order, Comparator.comparingInt(gi -> sizes[gi] == 0 ? Integer.MAX_VALUE : docs[gi][0]));
+        Map<String, LeafGroup> byKey = new java.util.LinkedHashMap<>();
+        for (int gi : order) {
+            if (sizes[gi] == 0) {
+                continue;
+            }
+            SortedSetDocValues f = DocValues.getSortedSet(leaf.reader(), "facet");
+            NumericDocValues ids = DocValues.getNumeric(leaf.reader(), "idv");
+            NumericDocValues uploaded = DocValues.getNumeric(leaf.reader(), "uploadedv");
+            long first = Long.MAX_VALUE;
+            long last = Long.MIN_VALUE;
+            long newest = -1;
+            long confirmed = 0;
+            long[] dayOf = new long[sizes[gi]];
+            java.util.BitSet touched = new java.util.BitSet(values.length);
+            java.util.BitSet causes = new java.util.BitSet(values.length);
+            for (int k = 0; k < sizes[gi]; k++) {
+                int doc = docs[gi][k];
+                long at = uploaded.advanceExact(doc) ? uploaded.longValue() : 0;
+                long id = ids.advanceExact(doc) ? ids.longValue() : -1;
+                first = Math.min(first, at);
+                if (at > last) {
+                    last = at;
+                    newest = id;
+                }
+                dayOf[k] = Math.floorDiv(at, 86_400_000L);
+                int cause = -1;
+                boolean yes = false;
+                if (f.advanceExact(doc)) {
+                    for (int i = 0; i < f.docValueCount(); i++) {
+                        int ord = (int) f.nextOrd();
+                        facetScratch[ord]++;
+                        touched.set(ord);
+                        if (isCause[ord]) {
+                            cause = ord; // the last, as a scan in ordinal order takes it
+                        } else if (ord == confirmedYes) {
+                            yes = true;
+                        }
+                    }
+                }
+                if (yes) {
+                    confirmed++;
+                }
+                if (cause >= 0) {
+                    causeScratch[cause]++;
+                    causeConfirmedScratch[cause] += yes ? 1 : 0;
+                    causes.set(cause);
+                }
+            }
+            int[] facetOrds = touched.stream().toArray();
+            long[] facetCounts = new long[facetOrds.length];
+            for (int i = 0; i < facetOrds.length; i++) {
+                facetCounts[i] = facetScratch[facetOrds[i]];
+                facetScratch[facetOrds[i]] = 0;
+            }
+            int[] causeOrds = causes.stream().toArray();
+            long[] causeCounts = new long[causeOrds.length];
+            long[] causeConfirmed = new long[causeOrds.length];
+            for (int i = 0; i < causeOrds.length; i++) {
+                causeCounts[i] = causeScratch[causeOrds[i]];
+                causeConfirmed[i] = causeConfirmedScratch[causeOrds[i]];
+                causeScratch[causeOrds[i]] = 0;
+                causeConfirmedScratch[causeOrds[i]] = 0;
+            }
+            Arrays.sort(dayOf);
+            int distinct = 0;
+            for (int k = 0; k < dayOf.length; k++) {
+                if (k == 0 || dayOf[k] != dayOf[k - 1]) {
+                    distinct++;
+                }
+            }
+            long[] days = new long[distinct];
+            long[] dayCounts = new long[distinct];
+            int d = -1;
+            for (int k = 0; k < dayOf.length; k++) {
+                if (k == 0 || dayOf[k] != dayOf[k - 1]) {
+                    days[++d] = dayOf[k];
+                }
+                dayCounts[d]++;
+            }
+            byKey.put(values[groupOrds.get(gi)].substring(groupPrefix.length()), new LeafGroup(sizes[gi], first, last, newest, confirmed,
+                    causeOrds, causeCounts, causeConfirmed, days, dayCounts, facetOrds, facetCounts));
+        }
+        return new LeafGroups(values, java.util.Collections.unmodifiableMap(byKey));
+    }
+
+    private static final String SEP_STRING = String.valueOf(CrashFacets.SEP);
+
+    // the key of a query that is exactly one group's bundles (group:KEY, as compiled by match), or null
+    private static String groupOf(Query query) {
+        if (query instanceof BooleanQuery b && b.clauses().size() == 1 && (b.clauses().getFirst().occur() == BooleanClause.Occur.FILTER
+                || b.clauses().getFirst().occur() == BooleanClause.Occur.MUST)) {
+            return groupOf(b.clauses().getFirst().query());
+        }
+        return query instanceof ConstantScoreQuery c && c.getQuery() instanceof TermQuery t && t.getTerm().field().equals("group")
+                ? t.getTerm().text() : null;
     }
 
     /** A query compiled for Lucene: whether it has scored free words, and those words for the snippets. */

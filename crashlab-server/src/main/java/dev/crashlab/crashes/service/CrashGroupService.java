@@ -14,7 +14,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -73,6 +72,7 @@ public class CrashGroupService {
     /** One cause's crashes per day (index-aligned with {@link Trends#days()}); id null for "no likely cause". */
     public record Series(String causeId, String title, List<Integer> counts, long total) {}
 
+    // a group's numbers as the page shows them, from the index's group summaries (CrashIndex.GroupStats)
     private static final class Acc {
         final String key;
         long count;
@@ -80,7 +80,7 @@ public class CrashGroupService {
         long last = Long.MIN_VALUE;
         long confirmed;
         long sample = -1;
-        final Map<String, Integer> causes = new HashMap<>();
+        final Map<String, Long> causes = new HashMap<>();
         final int[] daily = new int[SPARK_DAYS];
 
         Acc(String key) {
@@ -90,8 +90,7 @@ public class CrashGroupService {
 
     /** The groups with at least {@code minCount} crashes, largest first, then most recent. */
     public List<Group> groups(int minCount) {
-        Map<String, Acc> accs = accumulate(null);
-        return accs.values().stream().filter(a -> a.count >= minCount)
+        return crashes.indexForGroups().groups().stream().map(CrashGroupService::acc).filter(a -> a.count >= minCount)
                 .sorted(Comparator.comparingLong((Acc a) -> a.count).reversed().thenComparing(a -> -a.last))
                 .limit(MAX_GROUPS).map(this::group).toList();
     }
@@ -101,13 +100,13 @@ public class CrashGroupService {
         if (key == null || !key.matches("[0-9a-f]{12}")) {
             throw DomainException.notFound("no crash group '" + key + "' (a group is 12 hexadecimal digits)");
         }
-        CrashQuery.Parsed q = CrashQuery.parse("group:" + key);
-        Acc acc = accumulate(q).get(key);
-        if (acc == null) {
+        CrashIndex index = crashes.indexForGroups();
+        CrashIndex.GroupStats stats = index.group(key);
+        if (stats == null) {
             throw DomainException.notFound("no crash group '" + key + "': its crashes were deleted or changed");
         }
-        CrashIndex index = crashes.indexForGroups();
-        Map<String, Long> inGroup = index.counts(q);
+        Acc acc = acc(stats);
+        Map<String, Long> inGroup = stats.facets();
         Map<String, Long> all = index.counts(null);
         long total = all.entrySet().stream().filter(e -> e.getKey().startsWith("confirmed\0")).mapToLong(Map.Entry::getValue).sum();
         List<Correlation> correlations = new ArrayList<>();
@@ -190,49 +189,23 @@ public class CrashGroupService {
         return new Trends(labels, series, total[0]);
     }
 
-    private Map<String, Acc> accumulate(CrashQuery.Parsed q) {
-        long start = LocalDate.now(ZoneOffset.UTC).minusDays(SPARK_DAYS - 1L).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
-        Map<String, Acc> accs = new LinkedHashMap<>();
-        crashes.indexForGroups().scan(q, (id, at, facets) -> {
-            String key = null;
-            String cause = null;
-            boolean confirmed = false;
-            for (String f : facets) {
-                if (f.startsWith(CrashFacets.GROUP + "\0")) {
-                    key = f.substring(CrashFacets.GROUP.length() + 1);
-                } else if (f.startsWith("cause\0")) {
-                    cause = f.substring(6);
-                } else if (f.equals("confirmed\0yes")) {
-                    confirmed = true;
-                }
-            }
-            if (key == null) {
-                return;
-            }
-            Acc a = accs.computeIfAbsent(key, Acc::new);
-            a.count++;
-            a.first = Math.min(a.first, at);
-            if (at > a.last) {
-                a.last = at;
-                a.sample = id;
-            }
-            if (confirmed) {
-                a.confirmed++;
-            }
-            if (cause != null) {
-                a.causes.merge(cause, confirmed ? 1_000_000 : 1, Integer::sum); // a confirmed cause outweighs likely ones
-            }
-            int day = (int) ((at - start) / 86_400_000L);
-            if (at >= start && day < SPARK_DAYS) {
-                a.daily[day]++;
-            }
-        });
-        return accs;
+    // the numbers of a group's page from its summary: a confirmed cause outweighs any number of likely ones
+    private static Acc acc(CrashIndex.GroupStats g) {
+        Acc a = new Acc(g.key());
+        a.count = g.count();
+        a.first = g.firstSeen();
+        a.last = g.lastSeen();
+        a.sample = g.newest();
+        a.confirmed = g.confirmed();
+        g.causes().forEach((cause, n) -> a.causes.put(cause, n.bundles() - n.confirmed() + 1_000_000L * n.confirmed()));
+        long start = LocalDate.now(ZoneOffset.UTC).minusDays(SPARK_DAYS - 1L).toEpochDay();
+        g.days().subMap(start, start + SPARK_DAYS).forEach((day, n) -> a.daily[(int) (day - start)] = (int) (long) n);
+        return a;
     }
 
     private Group group(Acc a) {
         CrashSignature s = a.sample < 0 ? null : crashes.indexForGroups().signature(a.sample);
-        String cause = a.causes.entrySet().stream().max(Map.Entry.<String, Integer>comparingByValue().thenComparing(Map.Entry.comparingByKey(
+        String cause = a.causes.entrySet().stream().max(Map.Entry.<String, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey(
                 Comparator.reverseOrder()))).map(Map.Entry::getKey).orElse(null);
         List<Integer> daily = new ArrayList<>();
         for (int d : a.daily) {
