@@ -304,7 +304,7 @@ final class CrashesBenchCommand implements Callable<Integer> {
             int i = rnd.nextInt(n);
             CrashSignature s = sigs.get(i);
             List<String> fs = new ArrayList<>(CrashFacets.values(s, false).stream()
-                    .filter(v -> !v.startsWith("group\0") && !v.startsWith("confirmed\0")).toList());
+                    .filter(v -> CrashFacets.DIMENSIONS.contains(v.substring(0, v.indexOf('\0')))).toList()); // listed dimensions only (verdict has no filter)
             String word = word(s, rnd);
             if (fs.size() < 3 || word == null || s.groupKey() == null) {
                 continue;

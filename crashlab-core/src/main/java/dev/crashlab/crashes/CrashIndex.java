@@ -121,7 +121,8 @@ public final class CrashIndex implements Closeable {
     private final IndexWriter writer;
     private final SearcherManager searchers;
     // the signatures, with their keys as a set, by bundle id: what similarity is computed from
-    private record Indexed(CrashSignature signature, Set<String> keys) {}
+    // sorted: the keys in the order similarity sums their weights (the same order whichever side asks)
+    private record Indexed(CrashSignature signature, Set<String> keys, String[] sorted) {}
 
     private final Map<Long, Indexed> signatures = new ConcurrentHashMap<>();
     // writes so far, and how many of them the current searcher is known to see: a search that finds the searcher
@@ -229,7 +230,9 @@ public final class CrashIndex implements Closeable {
     private static Indexed indexed(CrashSignature signature) {
         Set<String> keys = new java.util.HashSet<>();
         signature.terms().forEach(t -> keys.add(t.key()));
-        return new Indexed(signature, Set.copyOf(keys));
+        String[] sorted = keys.toArray(String[]::new);
+        Arrays.sort(sorted);
+        return new Indexed(signature, Set.copyOf(keys), sorted);
     }
 
     /** Adds or replaces a bundle. */
@@ -1200,8 +1203,9 @@ public final class CrashIndex implements Closeable {
                 idf.put(t.key(), w);
                 total += w;
             }
-            Set<String> myKeys = new java.util.HashSet<>(idf.keySet());
-            total = weight(myKeys.stream(), idf);
+            String[] myKeys = idf.keySet().toArray(String[]::new);
+            Arrays.sort(myKeys);
+            total = weight(myKeys, null, idf);
             ScoreDoc[] hits = s.search(b.build(), Math.min(docs, MAX_CANDIDATES)).scoreDocs;
             List<Similar> out = new ArrayList<>();
             for (long id : bundleIds(s, hits)) {
@@ -1223,8 +1227,8 @@ public final class CrashIndex implements Closeable {
                         }
                     }
                     // sums in key order, so that either side asking adds the same numbers in the same order
-                    double sharedIdf = weight(myKeys.stream().filter(theirs.keys()::contains), idf);
-                    out.add(new Similar(id, similarity(sharedIdf, total, weight(theirs.keys().stream(), idf)), List.of()));
+                    double sharedIdf = weight(myKeys, theirs.keys(), idf);
+                    out.add(new Similar(id, similarity(sharedIdf, total, weight(theirs.sorted(), null, idf)), List.of()));
                 }
             }
             out.sort(Comparator.comparingDouble(Similar::similarity).reversed().thenComparing(x -> -x.bundleId()));
@@ -1251,8 +1255,15 @@ public final class CrashIndex implements Closeable {
         return mine + theirs > 0 ? Math.min(1.0, 2 * shared / (mine + theirs)) : 0;
     }
 
-    private static double weight(java.util.stream.Stream<String> keys, Map<String, Double> idf) {
-        return keys.sorted().mapToDouble(idf::get).reduce(0, Double::sum);
+    // the sum of the weights of the sorted keys (those in `in` alone, unless null), added in key order
+    private static double weight(String[] sortedKeys, Set<String> in, Map<String, Double> idf) {
+        double sum = 0;
+        for (String k : sortedKeys) {
+            if (in == null || in.contains(k)) {
+                sum += idf.get(k);
+            }
+        }
+        return sum;
     }
 
     // The bundle ids of hits, from doc values (no stored-field reads), in doc order.
