@@ -422,7 +422,7 @@ final class CrashesBenchCommand implements Callable<Integer> {
         return words.isEmpty() ? null : words.get(rnd.nextInt(words.size())).toLowerCase(Locale.ROOT);
     }
 
-    // The naive similar-crash search: score every other signature the same way CrashIndex does.
+    // The naive similar-crash search: score every other signature the same way CrashIndex does (idf-weighted Dice).
     private static double[] scan(List<CrashSignature> sigs, Map<String, Integer> df, int self, int limit) {
         CrashSignature mine = sigs.get(self);
         int n = sigs.size();
@@ -453,7 +453,13 @@ final class CrashesBenchCommand implements Callable<Integer> {
             if (!specific) {
                 continue;
             }
-            double s = Math.min(1.0, shared / total);
+            double theirs = 0;
+            for (String k : keys) {
+                int d = df.getOrDefault(k, 0);
+                theirs += Math.log(1 + (n - d + 0.5) / (d + 0.5));
+            }
+            // the idf-weighted Dice coefficient, as CrashIndex.similarity
+            double s = total + theirs > 0 ? Math.min(1.0, 2 * shared / (total + theirs)) : 0;
             if (found < limit) {
                 best[found++] = s;
                 Arrays.sort(best, 0, found);

@@ -122,7 +122,12 @@ public final class CrashIndex implements Closeable {
     private final SearcherManager searchers;
     // the signatures, with their keys as a set, by bundle id: what similarity is computed from
     // sorted: the keys in the order similarity sums their weights (the same order whichever side asks)
-    private record Indexed(CrashSignature signature, Set<String> keys, String[] sorted) {}
+    // ids: the term ids of the sorted keys ({@link #termIds}), what the similar-crash loop compares
+    private record Indexed(CrashSignature signature, String[] sorted, int[] ids) {}
+
+    // every signature key ever indexed, numbered (never shrinks: a key's number stays while the process lives)
+    private final Map<String, Integer> termIds = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicInteger nextTermId = new java.util.concurrent.atomic.AtomicInteger();
 
     private final Map<Long, Indexed> signatures = new ConcurrentHashMap<>();
     // writes so far, and how many of them the current searcher is known to see: a search that finds the searcher
@@ -227,12 +232,13 @@ public final class CrashIndex implements Closeable {
         }
     }
 
-    private static Indexed indexed(CrashSignature signature) {
-        Set<String> keys = new java.util.HashSet<>();
-        signature.terms().forEach(t -> keys.add(t.key()));
-        String[] sorted = keys.toArray(String[]::new);
-        Arrays.sort(sorted);
-        return new Indexed(signature, Set.copyOf(keys), sorted);
+    private Indexed indexed(CrashSignature signature) {
+        String[] sorted = signature.terms().stream().map(SignatureTerm::key).distinct().sorted().toArray(String[]::new);
+        int[] ids = new int[sorted.length];
+        for (int i = 0; i < sorted.length; i++) {
+            ids[i] = termIds.computeIfAbsent(sorted[i], k -> nextTermId.getAndIncrement());
+        }
+        return new Indexed(signature, sorted, ids);
     }
 
     /** Adds or replaces a bundle. */
@@ -476,7 +482,7 @@ public final class CrashIndex implements Closeable {
             ScoreDoc[] docs = top.scoreDocs;
             for (int i = offset; i < docs.length; i++) {
                 Document d = s.storedFields().document(docs[i].doc);
-                List<String> snippets = Snippets.best(Snippets.passages(analyzer, d.get("text")), terms.words(), 2);
+                List<String> snippets = Snippets.best(Snippets.passages(analyzer, d.get("text"), terms.words()), terms.words(), 2);
                 hits.add(new Hit(Long.parseLong(d.get("id")), docs[i].score, snippets));
             }
             return new Hits(top.totalHits.value(), hits);
@@ -531,7 +537,7 @@ public final class CrashIndex implements Closeable {
                 List<String> marked = List.of();
                 if (snippets && !c.words().isEmpty()) {
                     Document d = s.storedFields().document(docs[i].doc);
-                    marked = Snippets.best(Snippets.passages(analyzer, d.get("text")), c.words(), 2);
+                    marked = Snippets.best(Snippets.passages(analyzer, d.get("text"), c.words()), c.words(), 2);
                 }
                 hits.add(new Hit(ids[i], Float.isNaN(docs[i].score) ? 0 : docs[i].score, marked));
             }
@@ -1206,36 +1212,77 @@ public final class CrashIndex implements Closeable {
             String[] myKeys = idf.keySet().toArray(String[]::new);
             Arrays.sort(myKeys);
             total = weight(myKeys, null, idf);
+            // my keys that some bundle has, by term id (sorted, for a binary search), whether each is specific, and
+            // the weights by term id: the per-candidate loop below does no string hashing
+            Map<String, Boolean> mySpecific = new java.util.HashMap<>();
+            mine.terms().forEach(t -> mySpecific.merge(t.key(), t.specific(), Boolean::logicalOr));
+            IntDoubleMap weights = new IntDoubleMap();
+            long[] packed = new long[myKeys.length];
+            int known = 0;
+            for (String k : myKeys) {
+                Integer tid = termIds.get(k);
+                if (tid != null) {
+                    weights.put(tid, idf.get(k));
+                    packed[known++] = (long) tid << 1 | (mySpecific.get(k) ? 1 : 0);
+                }
+            }
+            Arrays.sort(packed, 0, known);
+            int[] myIds = new int[known];
+            boolean[] mySpec = new boolean[known];
+            for (int i = 0; i < known; i++) {
+                myIds[i] = (int) (packed[i] >>> 1);
+                mySpec[i] = (packed[i] & 1) == 1;
+            }
             ScoreDoc[] hits = s.search(b.build(), Math.min(docs, MAX_CANDIDATES)).scoreDocs;
-            List<Similar> out = new ArrayList<>();
-            for (long id : bundleIds(s, hits)) {
+            long[] ids = bundleIds(s, hits);
+            double[] sims = new double[ids.length];
+            boolean[] kept = new boolean[ids.length];
+            for (int c = 0; c < ids.length; c++) {
+                long id = ids[c];
                 Indexed theirs = signatures.get(id);
                 if (id == exclude || theirs == null) {
                     continue;
                 }
+                // their keys in key order: the shared ones come in the order my sorted keys have them, so either side
+                // asking adds the same numbers in the same order
+                double theirWeight = 0;
+                double sharedIdf = 0;
                 boolean specific = false;
-                for (SignatureTerm t : mine.terms()) {
-                    if (theirs.keys().contains(t.key())) {
-                        specific |= t.specific();
+                int[] tids = theirs.ids();
+                for (int i = 0; i < tids.length; i++) {
+                    double w = weights.get(tids[i]);
+                    if (Double.isNaN(w)) {
+                        int df = s.getIndexReader().docFreq(new Term("sig", theirs.sorted()[i]));
+                        w = Math.log(1 + (docs - df + 0.5) / (df + 0.5));
+                        weights.put(tids[i], w);
+                    }
+                    theirWeight += w;
+                    int m = Arrays.binarySearch(myIds, tids[i]);
+                    if (m >= 0) {
+                        sharedIdf += w;
+                        specific |= mySpec[m];
                     }
                 }
                 if (specific) {
-                    for (String k : theirs.keys()) {
-                        if (!idf.containsKey(k)) {
-                            int df = s.getIndexReader().docFreq(new Term("sig", k));
-                            idf.put(k, Math.log(1 + (docs - df + 0.5) / (df + 0.5)));
-                        }
-                    }
-                    // sums in key order, so that either side asking adds the same numbers in the same order
-                    double sharedIdf = weight(myKeys, theirs.keys(), idf);
-                    out.add(new Similar(id, similarity(sharedIdf, total, weight(theirs.sorted(), null, idf)), List.of()));
+                    sims[c] = similarity(sharedIdf, total, theirWeight);
+                    kept[c] = true;
                 }
             }
-            out.sort(Comparator.comparingDouble(Similar::similarity).reversed().thenComparing(x -> -x.bundleId()));
+            // the best `limit`: most alike first, then the newest bundle id
             List<Similar> top = new ArrayList<>();
-            for (Similar x : out.subList(0, Math.min(limit, out.size()))) {
-                Set<String> keys = signatures.get(x.bundleId()).keys();
-                top.add(new Similar(x.bundleId(), x.similarity(), mine.terms().stream().filter(t -> keys.contains(t.key()))
+            while (top.size() < limit) {
+                int best = -1;
+                for (int c = 0; c < ids.length; c++) {
+                    if (kept[c] && (best < 0 || sims[c] > sims[best] || sims[c] == sims[best] && ids[c] > ids[best])) {
+                        best = c;
+                    }
+                }
+                if (best < 0) {
+                    break;
+                }
+                kept[best] = false;
+                String[] keys = signatures.get(ids[best]).sorted();
+                top.add(new Similar(ids[best], sims[best], mine.terms().stream().filter(t -> Arrays.binarySearch(keys, t.key()) >= 0)
                         .sorted(Comparator.comparing((SignatureTerm t) -> !t.specific())).toList()));
             }
             return top;
@@ -1243,6 +1290,56 @@ public final class CrashIndex implements Closeable {
             throw new UncheckedIOException(e);
         } finally {
             release(s);
+        }
+    }
+
+    // int -> double, open addressing (NaN: absent): the weights of one similar-crash request by term id
+    private static final class IntDoubleMap {
+        private int[] keys = new int[64];
+        private double[] values = new double[64];
+        private boolean[] used = new boolean[64];
+        private int size;
+
+        double get(int key) {
+            int mask = keys.length - 1;
+            for (int i = mix(key) & mask; used[i]; i = (i + 1) & mask) {
+                if (keys[i] == key) {
+                    return values[i];
+                }
+            }
+            return Double.NaN;
+        }
+
+        void put(int key, double value) {
+            if (2 * (size + 1) > keys.length) {
+                int[] k = keys;
+                double[] v = values;
+                boolean[] u = used;
+                keys = new int[k.length * 2];
+                values = new double[k.length * 2];
+                used = new boolean[k.length * 2];
+                size = 0;
+                for (int i = 0; i < k.length; i++) {
+                    if (u[i]) {
+                        put(k[i], v[i]);
+                    }
+                }
+            }
+            int mask = keys.length - 1;
+            int i = mix(key) & mask;
+            while (used[i] && keys[i] != key) {
+                i = (i + 1) & mask;
+            }
+            if (!used[i]) {
+                used[i] = true;
+                size++;
+            }
+            keys[i] = key;
+            values[i] = value;
+        }
+
+        private static int mix(int k) {
+            return k * 0x9E3779B9 ^ k >>> 16;
         }
     }
 

@@ -52,6 +52,56 @@ public final class Snippets {
         return List.copyOf(out);
     }
 
+    /**
+     * The passages of {@code text} that may hold one of {@code terms}, each analysed: those whose lower-cased text has
+     * a term inside it (every token of the analyser is a piece of its passage, lower-cased; a placeholder such as
+     * {@code <num>} is never a query term). {@link #best} picks the same snippets from these as from every passage,
+     * without analysing the passages that cannot match (most of a long text).
+     */
+    public static List<Passage> passages(Analyzer analyzer, String text, Set<String> terms) {
+        List<Passage> out = new ArrayList<>();
+        for (String passage : PASSAGE.split(text)) {
+            String p = SPACES.matcher(passage.strip()).replaceAll(" ");
+            if (p.isEmpty() || !mayHold(p, terms)) {
+                continue;
+            }
+            out.add(analyse(analyzer, p));
+        }
+        return List.copyOf(out);
+    }
+
+    private static final java.util.regex.Pattern PASSAGE = java.util.regex.Pattern.compile("\\n\\s*\\n|\\n(?=\\s*[-*#|])");
+    private static final java.util.regex.Pattern SPACES = java.util.regex.Pattern.compile("\\s+");
+
+    // whether a term is a piece of the passage lower-cased code point by code point, as LowerCaseFilter does
+    private static boolean mayHold(String p, Set<String> terms) {
+        StringBuilder lower = new StringBuilder(p.length());
+        p.codePoints().forEach(c -> lower.appendCodePoint(Character.toLowerCase(c)));
+        String l = lower.toString();
+        for (String t : terms) {
+            if (l.contains(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Passage analyse(Analyzer analyzer, String p) {
+        List<Token> tokens = new ArrayList<>();
+        try (TokenStream ts = analyzer.tokenStream("body", p)) {
+            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+            OffsetAttribute off = ts.addAttribute(OffsetAttribute.class);
+            ts.reset();
+            while (ts.incrementToken()) {
+                tokens.add(new Token(term.toString(), off.startOffset(), off.endOffset()));
+            }
+            ts.end();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new Passage(p, List.copyOf(tokens));
+    }
+
     /** Up to {@code max} passages with the matched words in {@code <mark>}, most distinct matches first. */
     public static List<String> best(List<Passage> passages, Set<String> terms, int max) {
         record Scored(String html, int hits, int order) {}
