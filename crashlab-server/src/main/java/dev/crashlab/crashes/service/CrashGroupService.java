@@ -21,7 +21,8 @@ import java.util.TreeMap;
 /**
  * Groups of crashes (bundles whose group signatures are the same, {@link CrashSignature#groupKey()}), what
  * sets a group apart from all bundles (Socorro's correlations), crashes per day by cause, and confirming a cause for a
- * whole group. All of it is counted from the past-crash index's doc values.
+ * whole group. All of it is counted from the past-crash index's doc values: a group's numbers from the index's
+ * per-segment group summaries ({@link CrashIndex#group}), the trends from a scan.
  */
 @ApplicationScoped
 public class CrashGroupService {
