@@ -86,12 +86,21 @@ public final class Migrate {
             reached, 3 the target database or bucket belongs to another deployment.
             """;
 
+    static {
+        // the server's jars bring JBoss LogManager: name it before anything logs (else it warns on stderr); this runs
+        // before the logger below is made
+        if (System.getProperty("java.util.logging.manager") == null) {
+            System.setProperty("java.util.logging.manager", "org.jboss.logmanager.LogManager");
+        }
+    }
+
+    private static final java.util.logging.Logger FLYWAY_LOG = java.util.logging.Logger.getLogger("org.flywaydb");
+
     private final PrintStream out;
     private final Function<String, String> env;
     private final int batchRows = Integer.getInteger("crashlab.migrate.batch-rows", 1000);
-    /** Tests: after this many rows are committed, say so and wait to be killed (the kill-and-resume test). */
-    private final long pauseAfterRows = Long.getLong("crashlab.migrate.test-pause-after-rows", -1);
-    private long rowsCommitted;
+    /** Tests: after the first committed batch of this table, say so and wait to be killed (the kill-and-resume test). */
+    private final String pauseInTable = System.getProperty("crashlab.migrate.test-pause-in-table");
     private long lastProgress;
 
     /** A refusal with words for the operator, and the exit status it ends with. */
@@ -110,10 +119,8 @@ public final class Migrate {
     }
 
     public static void main(String[] args) {
-        // the server's jars bring JBoss LogManager; say so before anything logs (else it warns on stderr)
-        if (System.getProperty("java.util.logging.manager") == null) {
-            System.setProperty("java.util.logging.manager", "org.jboss.logmanager.LogManager");
-        }
+        // Flyway's own lines (each migration, "outOfOrder mode is active") are noise here: the progress lines say it
+        FLYWAY_LOG.setLevel(java.util.logging.Level.SEVERE);
         System.exit(new Migrate(System.out, System::getenv).run(args, System.err));
     }
 
@@ -490,7 +497,10 @@ public final class Migrate {
         if (n < 1024 * 1024) {
             return String.format(Locale.ROOT, "%.1f KiB", n / 1024.0);
         }
-        return String.format(Locale.ROOT, "%.1f MiB", n / (1024.0 * 1024));
+        if (n < 1024L * 1024 * 1024) {
+            return String.format(Locale.ROOT, "%.1f MiB", n / (1024.0 * 1024));
+        }
+        return String.format(Locale.ROOT, "%.1f GiB", n / (1024.0 * 1024 * 1024));
     }
 
     // ---------------------------------------------------------------------------------------------------------------
@@ -628,7 +638,7 @@ public final class Migrate {
                         if (++pending == batchRows) {
                             inserted += sum(ps.executeBatch());
                             target.commit();
-                            committed(pending);
+                            committed(t.name(), read);
                             pending = 0;
                             if (System.nanoTime() - lastProgress > 2_000_000_000L) {
                                 out.printf(Locale.ROOT, "rows: %s: %,d of %,d%n", t.name(), read, have);
@@ -640,7 +650,7 @@ public final class Migrate {
                 if (pending > 0) {
                     inserted += sum(ps.executeBatch());
                     target.commit();
-                    committed(pending);
+                    committed(t.name(), read);
                 }
             }
             source.rollback();
@@ -651,10 +661,9 @@ public final class Migrate {
         return all;
     }
 
-    private void committed(int rows) {
-        rowsCommitted += rows;
-        if (pauseAfterRows >= 0 && rowsCommitted >= pauseAfterRows) {
-            out.println("test pause: " + rowsCommitted + " rows committed");
+    private void committed(String table, long rows) {
+        if (table.equals(pauseInTable)) {
+            out.println("test pause: " + rows + " rows of " + table + " committed");
             out.flush();
             try {
                 Thread.sleep(Long.MAX_VALUE);

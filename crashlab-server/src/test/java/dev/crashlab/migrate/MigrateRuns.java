@@ -68,12 +68,12 @@ final class MigrateRuns {
     }
 
     /**
-     * Runs migrate until it has committed {@code rows} rows (it says so and waits), then kills it with {@code kill -9};
-     * returns what it printed.
+     * Runs migrate, two rows a batch, until it has committed the first batch of {@code table} (it says so and waits),
+     * then kills it with {@code kill -9}; returns what it printed.
      */
-    static String runAndKillAfterRows(Map<String, String> env, long rows, String... args) throws Exception {
+    static String runAndKillIn(Map<String, String> env, String table, String... args) throws Exception {
         Path log = Files.createTempFile(Files.createDirectories(Path.of("target", "migrate-runs")), "killed-", ".log");
-        Process p = start(env, List.of("-Dcrashlab.migrate.batch-rows=5", "-Dcrashlab.migrate.test-pause-after-rows=" + rows),
+        Process p = start(env, List.of("-Dcrashlab.migrate.batch-rows=2", "-Dcrashlab.migrate.test-pause-in-table=" + table),
                 log, args);
         long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
         while (!Files.readString(log).contains("test pause:")) {
