@@ -434,6 +434,7 @@ public final class Migrate {
                 bucket.location());
         List<String> problems = new ArrayList<>();
         int n = 0;
+        int verified = 0;
         int uploaded = 0;
         long done = 0;
         lastProgress = System.nanoTime();
@@ -468,12 +469,15 @@ public final class Migrate {
                 continue;
             }
             done += e.getValue();
-            if (n == blobs.size() || System.nanoTime() - lastProgress > 2_000_000_000L) {
-                out.printf(Locale.ROOT, "blobs: %,d of %,d verified (%s of %s; %,d uploaded this run)%n", n, blobs.size(),
-                        bytes(done), bytes(total), uploaded);
+            verified++;
+            if (n < blobs.size() && System.nanoTime() - lastProgress > 2_000_000_000L) {
+                out.printf(Locale.ROOT, "blobs: %,d of %,d verified (%s of %s; %,d uploaded this run)%n", verified,
+                        blobs.size(), bytes(done), bytes(total), uploaded);
                 lastProgress = System.nanoTime();
             }
         }
+        out.printf(Locale.ROOT, "blobs: %,d of %,d verified (%s of %s; %,d uploaded this run)%n", verified, blobs.size(),
+                bytes(done), bytes(total), uploaded);
         if (!problems.isEmpty()) {
             StringBuilder m = new StringBuilder(problems.size() + " blob(s) did not verify, so the migration stops before"
                     + " copying any row (the target is not usable yet):");

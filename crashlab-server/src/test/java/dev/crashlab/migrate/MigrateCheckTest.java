@@ -183,7 +183,7 @@ class MigrateCheckTest {
         var r = MigrateRuns.run(env(db, bucket()), "--from", src.toString());
 
         assertThat(r.status()).as(r.output()).isEqualTo(1);
-        assertThat(r.output()).contains("the source file " + blob + " does not hold blob " + sha);
+        assertThat(r.output()).contains("blobs: 1 of 2 verified").contains("the source file " + blob + " does not hold blob " + sha);
         try (Connection c = DriverManager.getConnection(db, "crashlab", ""); Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("select count(*) from bundle")) {
             rs.next();
@@ -214,7 +214,7 @@ class MigrateCheckTest {
         var second = MigrateRuns.run(env(db, bucket), "--from", src.toString());
 
         assertThat(second.status()).as(second.output()).isEqualTo(1);
-        assertThat(second.output()).contains("the bucket's copy of blob " + sha + " differs from the source")
+        assertThat(second.output()).contains("blobs: 1 of 2 verified").contains("the bucket's copy of blob " + sha + " differs from the source")
                 .doesNotContain("done:");
     }
 
