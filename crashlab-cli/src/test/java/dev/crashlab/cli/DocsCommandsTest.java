@@ -26,8 +26,9 @@ import picocli.CommandLine;
  * command, declares every option written after it, and answers {@code <command> --help} with status 0. Relative
  * links between the documents lead to a file and, with a {@code #fragment}, to one of its headings.
  *
- * <p>NOTE: {@code bin/crashlab} runs {@link CrashLabCli} for every command but {@code serve}; this test drives that
- * class in-process rather than the launcher, which would build the jar first.
+ * <p>NOTE: {@code bin/crashlab} runs {@link CrashLabCli} for every command but {@code serve} and {@code migrate} (the
+ * server's, whose options are read from its source); this test drives that class in-process rather than the launcher,
+ * which would build the jar first.
  */
 class DocsCommandsTest {
 
@@ -199,6 +200,27 @@ class DocsCommandsTest {
         return problems;
     }
 
+    /** The server's migrate command (not the CLI's: it runs from the server's jars), whose options its class declares. */
+    static final Path MIGRATE = Path.of("crashlab-server/src/main/java/dev/crashlab/migrate/Migrate.java");
+
+    static List<String> migrateProblems(ShellCommand c, Path launcher) {
+        List<String> problems = new ArrayList<>();
+        if (!read(launcher).contains("\n  migrate)") || !Files.isRegularFile(MIGRATE)) {
+            return List.of(c.where() + ": bin/crashlab has no migrate command");
+        }
+        String source = read(MIGRATE);
+        for (String arg : c.args().subList(1, c.args().size())) {
+            if (arg.startsWith("-") && arg.length() > 1) {
+                String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+                // an option is one the parser knows (its Set.of) and the help text names
+                if (!source.contains("\"" + name + "\"") || !source.contains(" " + name + " ")) {
+                    problems.add(c.where() + ": 'crashlab migrate' has no option " + name);
+                }
+            }
+        }
+        return problems;
+    }
+
     static List<String> crashlabProblems(ShellCommand c) {
         List<String> problems = new ArrayList<>();
         Path launcher = Path.of("bin/crashlab");
@@ -214,6 +236,9 @@ class DocsCommandsTest {
                 problems.add(c.where() + ": bin/crashlab has no serve command");
             }
             return problems;
+        }
+        if (args.get(0).equals("migrate")) {
+            return migrateProblems(c, launcher);
         }
         CommandLine cl = CrashLabCli.commandLine();
         List<String> path = new ArrayList<>();
@@ -321,15 +346,17 @@ class DocsCommandsTest {
                 scripts/bench nosuch                                # a benchmark that is not there
                 scripts/test --slow                                 # an option the script does not read
                 bin/crashlab kb check --json                        # kb check has no --json
+                bin/crashlab migrate --from ./data --to-bucket s3://b   # migrate has --to-blobs, not --to-bucket
                 ```
                 """;
-        assertThat(problems(shellCommands("x.md", doc))).hasSize(6)
+        assertThat(problems(shellCommands("x.md", doc))).hasSize(7)
                 .anyMatch(p -> p.startsWith("x.md:4: 'crashlab evtx' has no option --no-such-option"))
                 .anyMatch(p -> p.startsWith("x.md:5: bin/crashlab has no command 'nosuch'"))
                 .anyMatch(p -> p.startsWith("x.md:6: scripts/nosuch is missing"))
                 .anyMatch(p -> p.startsWith("x.md:7: scripts/bench has no benchmark 'nosuch'"))
                 .anyMatch(p -> p.startsWith("x.md:8: scripts/test does not read --slow"))
-                .anyMatch(p -> p.startsWith("x.md:9: 'crashlab kb check' has no option --json"));
+                .anyMatch(p -> p.startsWith("x.md:9: 'crashlab kb check' has no option --json"))
+                .anyMatch(p -> p.startsWith("x.md:10: 'crashlab migrate' has no option --to-bucket"));
     }
 
     @Test

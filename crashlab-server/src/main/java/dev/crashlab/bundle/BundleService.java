@@ -24,7 +24,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -54,6 +53,8 @@ public class BundleService {
     /** The notes column's width (V1 migration). */
     public static final int MAX_NOTES = 4000;
 
+    @Inject
+    dev.crashlab.config.DbClock clock;
     @Inject
     CrashLabConfig config;
 
@@ -307,7 +308,7 @@ public class BundleService {
             }
             Bundle bundle = new Bundle();
             bundle.name = redactText(name, redacted, 512);
-            bundle.uploadedAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
+            bundle.uploadedAt = clock.now(); // the database's clock: servers' clocks may differ
             bundle.size = total;
             bundle.sha256 = BundleManifest.sha256(names, uploads.stream().map(Upload::sha256).toList());
             bundle.status = BundleStatus.PROCESSING; // read and diagnosed in the background (ingest.BundleIngest)

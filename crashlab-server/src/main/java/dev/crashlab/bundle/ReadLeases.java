@@ -22,8 +22,8 @@ import org.jboss.logging.Logger;
  *
  * <p>NOTE: a server's id lives in its data folder ({@code server-id}), so a server restarted on its folder takes its own
  * bundles back at once instead of waiting for its old leases to run out; servers never share a data folder. Times are
- * this server's clock, as for reproduction-job leases; clocks that differ by more than a fraction of the lease make a
- * bundle be read twice (harmless: each reading replaces the last), never lost.
+ * the database's clock ({@link dev.crashlab.config.DbClock}), as for reproduction-job leases, so servers' own clocks
+ * do not matter; a server paused longer than its lease makes a bundle be read twice (harmless: each reading replaces the last), never lost.
  */
 @ApplicationScoped
 public class ReadLeases {
@@ -32,6 +32,8 @@ public class ReadLeases {
 
     @Inject
     CrashLabConfig config;
+    @Inject
+    dev.crashlab.config.DbClock clock;
 
     private String self;
 
@@ -66,7 +68,7 @@ public class ReadLeases {
     /** Sets a new bundle's lease to this server (before it is persisted). */
     public void hold(Bundle fresh) {
         fresh.readLeaseOwner = self;
-        fresh.readLeaseUntil = Instant.now().plus(lease());
+        fresh.readLeaseUntil = clock.now().plus(lease());
     }
 
     /**
@@ -74,7 +76,7 @@ public class ReadLeases {
      * server now holds it (false: another server reads it, or it is no longer PROCESSING, or gone).
      */
     public boolean take(long bundleId) {
-        Instant now = Instant.now();
+        Instant now = clock.now();
         return QuarkusTransaction.requiringNew().call(() -> Bundle.update("readLeaseOwner = ?1, readLeaseUntil = ?2"
                 + " where id = ?3 and status = ?4 and (readLeaseOwner is null or readLeaseOwner = ?1 or readLeaseUntil is null"
                 + " or readLeaseUntil < ?5)", self, now.plus(lease()), bundleId, BundleStatus.PROCESSING, now)) > 0;
@@ -85,14 +87,14 @@ public class ReadLeases {
         if (bundleIds.isEmpty()) {
             return 0;
         }
-        Instant until = Instant.now().plus(lease());
+        Instant until = clock.now().plus(lease());
         return QuarkusTransaction.requiringNew().call(() -> Bundle.update("readLeaseUntil = ?1 where id in ?2 and readLeaseOwner = ?3"
                 + " and status = ?4", until, List.copyOf(bundleIds), self, BundleStatus.PROCESSING));
     }
 
     /** PROCESSING bundles no live server holds: no lease, a lease run out, or this server's own (it restarted). */
     public List<Long> orphaned() {
-        Instant now = Instant.now();
+        Instant now = clock.now();
         return QuarkusTransaction.requiringNew().call(() -> Bundle.getEntityManager()
                 .createQuery("select b.id from Bundle b where b.status = :s and (b.readLeaseOwner is null or b.readLeaseUntil is null"
                         + " or b.readLeaseUntil < :now or b.readLeaseOwner = :self) order by b.id", Long.class)

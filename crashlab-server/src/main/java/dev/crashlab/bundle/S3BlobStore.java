@@ -190,6 +190,14 @@ public final class S3BlobStore implements BlobStore, Closeable {
         }
     }
 
+    /**
+     * Uploads a copy of a local file under {@code sha256} (the caller vouches for the hash), keeping the file: what
+     * {@code crashlab migrate} uses to copy a local store's blobs, which must stay as they are.
+     */
+    public void putCopy(Path source, String sha256) throws IOException {
+        upload(source, keyOf(sha256));
+    }
+
     @Override
     public String put(InputStream in) throws IOException {
         Path temp = Files.createTempFile(spool, "put-", ".tmp");

@@ -6,7 +6,6 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.time.Instant;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +21,8 @@ public class RetentionSweeper {
 
     private static final Logger LOG = Logger.getLogger(RetentionSweeper.class);
 
+    @Inject
+    dev.crashlab.config.DbClock clock;
     @Inject
     RetentionConfig config;
 
@@ -59,7 +60,7 @@ public class RetentionSweeper {
 
     private void sweepOnce() {
         try {
-            retention.sweep(Instant.now());
+            retention.sweep(clock.now());
         } catch (RuntimeException ex) {
             // the database may be briefly unreachable; the next sweep tries again
             LOG.warnf("retention sweep failed: %s", ex.toString());

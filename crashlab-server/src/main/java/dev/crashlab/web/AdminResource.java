@@ -42,6 +42,8 @@ import org.jboss.resteasy.reactive.RestPath;
 public class AdminResource {
 
     @Inject
+    dev.crashlab.config.DbClock clock;
+    @Inject
     AccountService accounts;
 
     @Inject
@@ -125,7 +127,7 @@ public class AdminResource {
     @Operation(summary = "Retention as it stands: the settings in force, what each uploader holds against the quota, and the"
             + " bundles a sweep run now would delete")
     public RetentionService.Overview retention() {
-        return retention.overview(Instant.now());
+        return retention.overview(clock.now());
     }
 
     /**
@@ -155,7 +157,7 @@ public class AdminResource {
     @Path("/workers")
     @Operation(summary = "The server's own worker (state, restarts) and every worker heard from")
     public Workers workers() {
-        List<WorkerView> seen = jobs.workers(Instant.now());
+        List<WorkerView> seen = jobs.workers(clock.now());
         LocalWorker.State s = localWorker.state();
         WorkerView me = seen.stream().filter(w -> w.name().equals(LocalWorker.NAME)).findFirst().orElse(null);
         return new Workers(new LocalWorkerView(s.enabled(), s.alive(), config.lab().localBackend(), s.deaths(), s.lastDeathAt(),

@@ -21,7 +21,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.time.Instant;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.jboss.resteasy.reactive.RestPath;
@@ -35,6 +34,8 @@ import org.jboss.resteasy.reactive.RestPath;
 @Blocking
 public class LabResource {
 
+    @Inject
+    dev.crashlab.config.DbClock clock;
     @Inject
     ReproJobService jobs;
 
@@ -61,7 +62,7 @@ public class LabResource {
     @RolesAllowed(Roles.VIEWER)
     @Operation(summary = "List the workers and their devices")
     public Lab workers() {
-        return new Lab(jobs.workers(Instant.now()), !tokens.workers().isEmpty(), config.lab().localWorker());
+        return new Lab(jobs.workers(clock.now()), !tokens.workers().isEmpty(), config.lab().localWorker());
     }
 
     @POST
@@ -75,7 +76,7 @@ public class LabResource {
             throw new ProblemException(400, "bad-claim", "Bad claim", "send {\"worker\", \"backend\", \"devices\", \"version\"}");
         }
         authorize(request.worker());
-        java.util.Optional<ClaimedJob> job = jobs.claim(request, Instant.now());
+        java.util.Optional<ClaimedJob> job = jobs.claim(request, clock.now());
         return job.map(j -> Response.ok(j).build()).orElseGet(() -> Response.noContent().build());
     }
 
@@ -89,7 +90,7 @@ public class LabResource {
             throw new ProblemException(400, "bad-heartbeat", "Bad heartbeat", "send {\"worker\", \"progress\"}");
         }
         authorize(beat.worker());
-        return jobs.heartbeat(id, beat, Instant.now());
+        return jobs.heartbeat(id, beat, clock.now());
     }
 
     @POST
@@ -102,7 +103,7 @@ public class LabResource {
             throw new ProblemException(400, "bad-completion", "Bad completion", "send {\"worker\", \"state\", \"reason\", \"result\"}");
         }
         authorize(done.worker());
-        return jobs.complete(id, done, Instant.now());
+        return jobs.complete(id, done, clock.now());
     }
 
     // A worker token acts as its own worker only: the name in the body must be the token's.

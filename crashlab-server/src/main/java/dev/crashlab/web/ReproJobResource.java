@@ -24,7 +24,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
-import java.time.Instant;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
@@ -36,6 +35,8 @@ import org.jboss.resteasy.reactive.RestStreamElementType;
 @Blocking
 public class ReproJobResource {
 
+    @Inject
+    dev.crashlab.config.DbClock clock;
     @Inject
     dev.crashlab.account.AuditLog audit;
 
@@ -107,7 +108,7 @@ public class ReproJobResource {
         }
         Long cap = request.memoryCapBytes() == null || request.memoryCapBytes() == 0 ? null : request.memoryCapBytes();
         Caller caller = dev.crashlab.web.auth.Callers.of(identity);
-        JobView job = jobs.create(request.bundleId(), spec, target, cap, caller.name(), Instant.now());
+        JobView job = jobs.create(request.bundleId(), spec, target, cap, caller.name(), clock.now());
         audit.record(caller, "job.create", "job " + job.id(),
                 request.bundleId() == null ? "edited spec" : "bundle " + request.bundleId());
         return Response.created(URI.create("/api/repro/jobs/" + job.id())).entity(job).build();
@@ -159,7 +160,7 @@ public class ReproJobResource {
     @RolesAllowed(Roles.LAB)
     @Operation(summary = "Cancel a job: at once if queued, at its worker's next heartbeat if running")
     public JobView cancel(@RestPath long id) {
-        JobView job = jobs.cancel(id, Instant.now());
+        JobView job = jobs.cancel(id, clock.now());
         audit.record(dev.crashlab.web.auth.Callers.of(identity), "job.cancel", "job " + id, null);
         return job;
     }

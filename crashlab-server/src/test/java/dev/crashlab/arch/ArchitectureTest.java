@@ -51,7 +51,7 @@ class ArchitectureTest {
     static final String[] SERVER_PACKAGES = {"dev.crashlab.account..", "dev.crashlab.bundle..", "dev.crashlab.config..",
         "dev.crashlab.ingest..", "dev.crashlab.metrics..", "dev.crashlab.retention..", "dev.crashlab.web..", "dev.crashlab.repro.jobs..",
         "dev.crashlab.crashes.service..", "dev.crashlab.diagnose.service..", "dev.crashlab.kb.service..",
-        "dev.crashlab.reader.service.."};
+        "dev.crashlab.reader.service..", "dev.crashlab.migrate.."};
 
     /** A class's capability: its top-level package, or {@code <top>.service} for a capability's Quarkus layer. */
     static final SliceAssignment CAPABILITIES = new SliceAssignment() {

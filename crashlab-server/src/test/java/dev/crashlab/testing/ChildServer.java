@@ -75,6 +75,18 @@ public final class ChildServer implements AutoCloseable {
     }
 
     /**
+     * Starts a server on an existing database of the test PostgreSQL (one a test filled, a migrated one) with a fresh
+     * data folder under {@code target/child-servers/}; closing it drops that database.
+     */
+    public static ChildServer onDatabase(String name, String database, Map<String, String> settings, List<String> jvmFlags)
+            throws IOException, InterruptedException {
+        Path dir = Files.createDirectories(Path.of("target", "child-servers", database + "-" + name).toAbsolutePath());
+        ChildServer server = new ChildServer(dir, database, settings, jvmFlags);
+        server.start();
+        return server;
+    }
+
+    /**
      * Starts a server on the test's own database (the one {@code @QuarkusTest} uses, shared with the test's app and
      * any other such server) with a fresh data folder under {@code target/child-servers/}; closing it stops it and
      * keeps the database.

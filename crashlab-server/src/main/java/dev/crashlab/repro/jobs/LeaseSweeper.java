@@ -7,7 +7,6 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.time.Instant;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +23,8 @@ public class LeaseSweeper {
 
     private static final Logger LOG = Logger.getLogger(LeaseSweeper.class);
 
+    @Inject
+    dev.crashlab.config.DbClock clock;
     @Inject
     CrashLabConfig config;
 
@@ -50,7 +51,7 @@ public class LeaseSweeper {
 
     private void sweepOnce() {
         try {
-            SweepReport r = jobs.sweep(Instant.now());
+            SweepReport r = jobs.sweep(clock.now());
             if (r.requeued() + r.failed() + r.cancelled() > 0) {
                 LOG.infof("lease sweep: %d job(s) queued again, %d failed, %d cancelled", r.requeued(), r.failed(), r.cancelled());
             }

@@ -55,6 +55,8 @@ public class LocalWorker {
     public record State(boolean enabled, boolean alive, int deaths, Instant lastDeathAt, String lastDeath) {}
 
     @Inject
+    dev.crashlab.config.DbClock clock;
+    @Inject
     CrashLabConfig config;
 
     @Inject
@@ -104,7 +106,7 @@ public class LocalWorker {
                 if (devices == null) {
                     devices = DeviceProbe.probe(settings); // probing starts a JVM: here, not on the start-up path
                 }
-                ReproWorker w = new ReproWorker(new Supervised(new InProcessJobSource(jobs)), settings, devices,
+                ReproWorker w = new ReproWorker(new Supervised(new InProcessJobSource(jobs, clock)), settings, devices,
                         AppVersion.version(), LOG::info);
                 worker = w;
                 if (!stopped) {
