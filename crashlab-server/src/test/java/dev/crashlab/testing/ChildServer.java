@@ -23,13 +23,20 @@ import java.util.UUID;
  * A real CrashLab server in a child JVM, for tests that kill it ({@code kill -9}) and start it again on the same
  * data, or that run several servers at once. {@link #start}: its own PostgreSQL database (made on the test server,
  * {@code TEST_PG_PORT}) and its own data folder, so what it stores is this test's alone; {@link #onTestDatabase}:
- * the test's own database (several servers sharing it), with a data folder of its own. The child runs
- * {@link ServedAppMain}: the application as every {@code @QuarkusTest} builds it, with extra settings given as
- * {@code %test} system properties (they outrank the test profile's).
+ * the test's own database (several servers sharing it), with a data folder of its own. The child runs the
+ * application that Maven built once for all children before the tests ({@code target/child-app}, execution
+ * {@code child-app} in the server's pom: the PostgreSQL build) with {@code java -jar} in the test profile, so that
+ * no child builds the application again; extra settings are given as {@code %test} system properties (they outrank
+ * the test profile's). Where that build is missing (e.g. {@code -Dcrashlab.child-app.skip=true}, or a test run from
+ * an IDE) the child runs {@link ServedAppMain} instead: the application as every {@code @QuarkusTest} builds it,
+ * which takes minutes per start.
  */
 public final class ChildServer implements AutoCloseable {
 
     private static final String ADMIN = "Bearer " + TestAuth.ADMIN_TOKEN;
+    /** System property naming the built app's {@code quarkus-run.jar} (set by the server's pom for surefire). */
+    public static final String APP_JAR = "crashlab.child-app";
+    private static final java.util.regex.Pattern LISTENING = java.util.regex.Pattern.compile("Listening on: (https?://\\S+)");
 
     private final Path dir;
     private final Path dataDir;
@@ -133,32 +140,48 @@ public final class ChildServer implements AutoCloseable {
         starts++;
         Path urlFile = dir.resolve("url");
         Files.deleteIfExists(urlFile);
+        Path log = dir.resolve("server.log");
+        long logStart = Files.exists(log) ? Files.size(log) : 0; // the log is appended to across starts
         gcLog = dir.resolve("gc-" + starts + ".log");
+        Path jar = builtApp();
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector",
                 "-Dquarkus.analytics.disabled=true", "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
-                "-Xlog:gc:file=" + gcLog,
-                "-Dquarkus.test.hang-detection-timeout=24h", // serving "hangs" on purpose
-                "-D" + ServedApp.URL_FILE + "=" + urlFile));
+                "-Xlog:gc:file=" + gcLog));
+        if (jar == null) {
+            cmd.addAll(List.of("-Dquarkus.test.hang-detection-timeout=24h", // serving "hangs" on purpose
+                    "-D" + ServedApp.URL_FILE + "=" + urlFile));
+        }
         cmd.addAll(jvmFlags);
-        for (String key : List.of("maven.repo.local", "maven.home", "maven.settings", "basedir",
-                "quarkus-internal-test.serialized-app-model.path")) { // the app model: the child runs in the repository root, not the module
-            if (System.getProperty(key) != null) {
-                cmd.add("-D" + key + "=" + System.getProperty(key));
+        if (jar == null) {
+            for (String key : List.of("maven.repo.local", "maven.home", "maven.settings", "basedir",
+                    "quarkus-internal-test.serialized-app-model.path")) { // the app model: the child runs in the repository root, not the module
+                if (System.getProperty(key) != null) {
+                    cmd.add("-D" + key + "=" + System.getProperty(key));
+                }
             }
+        } else {
+            // the test profile's settings, as a @QuarkusTest has them; any free port, read back from the log
+            cmd.addAll(List.of("-Dquarkus.profile=test", "-Dquarkus.http.port=0"));
         }
         cmd.add("-D%test.crashlab.data-dir=" + dataDir);
         if (database != null) {
             cmd.add("-D%test.quarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:" + System.getenv("TEST_PG_PORT") + "/" + database);
         }
         settings.forEach((k, v) -> cmd.add("-D%test." + k + "=" + v));
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), ServedAppMain.class.getName()));
+        if (jar == null) {
+            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), ServedAppMain.class.getName()));
+        } else {
+            cmd.addAll(List.of("-jar", jar.toString()));
+        }
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("server.log").toFile()));
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        long t0 = System.nanoTime();
         process = pb.start();
         long deadline = System.nanoTime() + Duration.ofMinutes(8).toNanos();
-        while (!Files.exists(urlFile)) {
+        String url;
+        while ((url = jar == null ? urlFromFile(urlFile) : urlFromLog(log, logStart)) == null) {
             if (!process.isAlive()) {
                 throw new AssertionError("the child server exited (" + process.exitValue() + ") before serving:\n" + logTail());
             }
@@ -168,7 +191,30 @@ public final class ChildServer implements AutoCloseable {
             }
             Thread.sleep(200);
         }
-        base = URI.create(Files.readString(urlFile).strip());
+        base = URI.create(url);
+        System.out.printf(Locale.ROOT, "child server %s: serving after %.1f s (%s)%n", dir.getFileName(),
+                (System.nanoTime() - t0) / 1e9, jar == null ? "test-mode app, built in the child" : "built app, " + jar.getFileName());
+    }
+
+    /** The app built for children ({@value #APP_JAR}), or null where it was not built. */
+    private static Path builtApp() {
+        String jar = System.getProperty(APP_JAR);
+        boolean skipped = Boolean.parseBoolean(System.getProperty(APP_JAR + ".skip")); // an older build may be there
+        return jar != null && !skipped && Files.isRegularFile(Path.of(jar)) ? Path.of(jar) : null;
+    }
+
+    private static String urlFromFile(Path urlFile) throws IOException {
+        return Files.exists(urlFile) ? Files.readString(urlFile).strip() : null;
+    }
+
+    /** The base URL once this start's part of the log says Quarkus listens (it says so when started), else null. */
+    private static String urlFromLog(Path log, long from) throws IOException {
+        if (!Files.exists(log)) {
+            return null;
+        }
+        byte[] all = Files.readAllBytes(log);
+        var m = LISTENING.matcher(new String(all, (int) Math.min(from, all.length), (int) Math.max(0, all.length - from), StandardCharsets.UTF_8));
+        return m.find() ? m.group(1).replaceAll("/+$", "") + "/" : null;
     }
 
     /** {@code kill -9}: the process gets no chance to finish anything. */
