@@ -35,7 +35,7 @@ public final class ChildServer implements AutoCloseable {
 
     private static final String ADMIN = "Bearer " + TestAuth.ADMIN_TOKEN;
     /** System property naming the built app's {@code quarkus-run.jar} (set by the server's pom for surefire). */
-    public static final String APP_JAR = "crashlab.child-app";
+    public static final String APP_JAR = "child-server.app";
     private static final java.util.regex.Pattern LISTENING = java.util.regex.Pattern.compile("Listening on: (https?://\\S+)");
 
     private final Path dir;
