@@ -27,7 +27,7 @@ import java.util.UUID;
  * application that Maven built once for all children before the tests ({@code target/child-app}, execution
  * {@code child-app} in the server's pom: the PostgreSQL build) with {@code java -jar} in the test profile, so that
  * no child builds the application again; extra settings are given as {@code %test} system properties (they outrank
- * the test profile's). Where that build is missing (e.g. {@code -Dcrashlab.child-app.skip=true}, or a test run from
+ * the test profile's). Where that build is missing (e.g. {@code -Dchild-app.skip=true}, or a test run from
  * an IDE) the child runs {@link ServedAppMain} instead: the application as every {@code @QuarkusTest} builds it,
  * which takes minutes per start.
  */
@@ -143,7 +143,9 @@ public final class ChildServer implements AutoCloseable {
         Path log = dir.resolve("server.log");
         long logStart = Files.exists(log) ? Files.size(log) : 0; // the log is appended to across starts
         gcLog = dir.resolve("gc-" + starts + ".log");
-        Path jar = builtApp();
+        // a child asked for another test profile (e.g. test,h2: an embedded database, which the PostgreSQL build cannot
+        // open) runs the test-mode app, which honours quarkus.test.profile
+        Path jar = jvmFlags.stream().anyMatch(f -> f.startsWith("-Dquarkus.test.profile=")) ? null : builtApp();
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector",
