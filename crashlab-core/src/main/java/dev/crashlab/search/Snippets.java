@@ -30,24 +30,11 @@ public final class Snippets {
     /** Splits an article into passages and analyses each. */
     public static List<Passage> passages(Analyzer analyzer, String text) {
         List<Passage> out = new ArrayList<>();
-        for (String passage : text.split("\\n\\s*\\n|\\n(?=\\s*[-*#|])")) {
-            String p = passage.strip().replaceAll("\\s+", " ");
-            if (p.isEmpty()) {
-                continue;
+        for (String passage : PASSAGE.split(text)) {
+            String p = SPACES.matcher(passage.strip()).replaceAll(" ");
+            if (!p.isEmpty()) {
+                out.add(analyse(analyzer, p));
             }
-            List<Token> tokens = new ArrayList<>();
-            try (TokenStream ts = analyzer.tokenStream("body", p)) {
-                CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-                OffsetAttribute off = ts.addAttribute(OffsetAttribute.class);
-                ts.reset();
-                while (ts.incrementToken()) {
-                    tokens.add(new Token(term.toString(), off.startOffset(), off.endOffset()));
-                }
-                ts.end();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            out.add(new Passage(p, List.copyOf(tokens)));
         }
         return List.copyOf(out);
     }
