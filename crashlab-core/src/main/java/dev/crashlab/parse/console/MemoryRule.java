@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * Reads statements that memory ran out, on the GPU (TF's OOM and allocator lines, PyTorch's {@code CUDA out
- * of memory}, {@code CUDA_ERROR_OUT_OF_MEMORY}) or on the host ({@code MemoryError}, {@code std::bad_alloc},
+ * of memory}, PaddlePaddle's {@code Out of memory error on GPU 0}, {@code CUDA_ERROR_OUT_OF_MEMORY}) or on the host ({@code MemoryError}, {@code std::bad_alloc},
  * a too-small pagefile, {@code Killed} soon after the log talked about memory).
  *
  * <p>NOTE: stateful (remembers the last line that mentioned memory): use one instance per artifact.
@@ -26,6 +26,14 @@ final class MemoryRule {
                     + " of which ([\\d.]{1,12} ?[KMGT]?i?B) is free");
     private static final Pattern TF_ALLOC = Pattern.compile(
             "(?:failed to allocate|ran out of memory trying to allocate) ([\\d.]{1,12} ?[KMGT]?i?B?(?: \\(\\d{1,20} bytes\\))?)");
+    /**
+     * PaddlePaddle's GPU allocator ({@code paddle/fluid/memory/allocation/cuda_allocator.cc}): {@code Out of memory error on
+     * GPU 0. Cannot allocate 6.933594GB memory on GPU 0, [10.6GB memory has been allocated and ]available memory is only
+     * 726.750000MB.} (Paddle 1.x wrote {@code Cannot allocate 145.46MB GPU memory, available memory is 72.31MB}).
+     */
+    private static final Pattern PADDLE = Pattern.compile(
+            "Out of memory error on GPU (\\d{1,3})\\. Cannot allocate ([\\d.]{1,16} ?[kKMGT]?i?B)(?: memory on GPU \\d{1,3}| GPU memory)"
+                    + "(?:, ([\\d.]{1,16} ?[kKMGT]?i?B) memory has been allocated and)?,? available memory is (?:only )?([\\d.]{1,16} ?[kKMGT]?i?B)");
     private static final Pattern NUMPY = Pattern.compile("Unable to allocate ([\\d.]{1,12} ?[KMGTP]?i?B)");
     private static final Pattern CPU_ALLOC = Pattern.compile("not enough memory: you tried to allocate (\\d{1,20} bytes)");
 
@@ -42,7 +50,7 @@ final class MemoryRule {
      */
     static final String[] DETAILS = {"paging file is too small", "Файл подкачки слишком мал", "MB memory", "totalMemory:",
         "memoryClockRate", "OOM when allocating", "out of memory", "failed to allocate", "CUDA_ERROR_OUT_OF_MEMORY",
-        "CUDA out of memory", "OutOfMemoryError", "cudaErrorMemoryAllocation", "Resource exhausted", "ResourceExhaustedError",
+        "CUDA out of memory", "Out of memory error on GPU", "OutOfMemoryError", "cudaErrorMemoryAllocation", "Resource exhausted", "ResourceExhaustedError",
         "Unable to allocate", "not enough memory: you tried to allocate", "MemoryError", "std::bad_alloc", "Out of memory: Kill"};
 
     /**
@@ -95,6 +103,15 @@ final class MemoryRule {
                 emit(line, where, m.group(1).replace("shape [", "shape["), null, null, rest.isEmpty() ? null : rest, out);
                 return;
             }
+        }
+        if (t.contains("Out of memory error on GPU")) {
+            m = PADDLE.matcher(t);
+            if (m.find()) {
+                emit(line, "gpu", m.group(2), null, m.group(4), "GPU " + m.group(1) + " (PaddlePaddle's allocator)", out);
+            } else {
+                emit(line, "gpu", null, null, null, "PaddlePaddle's allocator", out);
+            }
+            return;
         }
         if (t.contains("out of memory. Tried to allocate")) {
             m = TORCH_OLD.matcher(t);

@@ -39,6 +39,21 @@ class ConsoleMemoryRuleTest {
                 .satisfies(s -> assertThat(s.where()).isEqualTo("host"));
     }
 
+    @Test
+    void paddlesAllocatorMessageIsAGpuShortageWithTheRequestAndWhatWasFree() throws Exception {
+        // the form of paddle/fluid/memory/allocation/cuda_allocator.cc (2.x), with and without the allocated part
+        assertThat(shortages("Out of memory error on GPU 1. Cannot allocate 2.500000GB memory on GPU 1, 9.800000GB memory has "
+                + "been allocated and available memory is only 310.250000MB.\n")).singleElement().satisfies(s -> {
+                    assertThat(s.where()).isEqualTo("gpu");
+                    assertThat(s.requested()).isEqualTo("2.500000GB");
+                    assertThat(s.free()).isEqualTo("310.250000MB");
+                    assertThat(s.detail()).contains("GPU 1");
+                });
+        assertThat(shortages("Out of memory error on GPU 0. Cannot allocate 512.000000MB memory on GPU 0, available memory is only "
+                + "96.500000MB.\n\nPlease check whether there is any other process using GPU 0.\n")).singleElement()
+                .satisfies(s -> assertThat(s.requested()).isEqualTo("512.000000MB"));
+    }
+
     private List<MemoryShortage> shortages(String log) throws Exception {
         Path file = tmp.resolve("console-" + log.hashCode() + ".log");
         Files.writeString(file, log);
