@@ -116,7 +116,7 @@ final class MemoryRule {
         if (t.contains("out of memory. Tried to allocate")) {
             m = TORCH_OLD.matcher(t);
             if (m.find()) {
-                emit(line, "gpu", m.group(1), m.group(3), m.group(4), "GPU " + m.group(2), out);
+                emit(line, "gpu", m.group(1), m.group(3), m.group(4), "GPU " + m.group(2) + heldElsewhere(t, m.group(3), m.group(4)), out);
                 return;
             }
             m = TORCH_NEW.matcher(t);
@@ -185,6 +185,69 @@ final class MemoryRule {
 
     private static boolean containsOom(String t) {
         return t.contains("OOM") || t.contains("out of memory") || t.contains("Out of memory");
+    }
+
+    /**
+     * What PyTorch 1.x's allocator held: {@code W reserved in total by PyTorch} (1.6+, allocated included), or
+     * {@code X already allocated; ... W cached} (1.0-1.5, where "cached" counts only the free blocks it kept).
+     */
+    private static final Pattern TORCH_RESERVED = Pattern.compile("([\\d.]{1,12} ?[KMGT]?i?B) reserved in total by PyTorch");
+    private static final Pattern TORCH_CACHED = Pattern.compile(
+            "([\\d.]{1,12} ?[KMGT]?i?B) already allocated;.{0,80}?([\\d.]{1,12} ?[KMGT]?i?B) cached");
+    private static final Pattern SIZE = Pattern.compile("([\\d.]{1,12}) ?([KMGT]?)i?B");
+
+    /**
+     * PyTorch 1.x's out-of-memory message gives the card's total, what its own allocator held and what was free; the
+     * rest ({@code total - held - free}) was held outside this process's allocator: the CUDA context and libraries
+     * (well under 2 GiB) or another process. Returns {@code "; X GiB of Y held outside this process's PyTorch allocator"}
+     * when that rest is at least 2 GiB and 40 % of the card, else {@code ""}.
+     */
+    static String heldElsewhere(String t, String total, String free) {
+        double tot = bytes(total);
+        double fr = bytes(free);
+        double held = -1;
+        Matcher r = TORCH_RESERVED.matcher(t);
+        if (r.find()) {
+            held = bytes(r.group(1));
+        } else {
+            Matcher c = TORCH_CACHED.matcher(t);
+            if (c.find() && bytes(c.group(1)) >= 0 && bytes(c.group(2)) >= 0) {
+                held = bytes(c.group(1)) + bytes(c.group(2));
+            }
+        }
+        if (held < 0 || tot <= 0 || fr < 0) {
+            return "";
+        }
+        double outside = tot - held - fr;
+        if (outside < 2.0 * (1L << 30) || outside < 0.4 * tot) {
+            return "";
+        }
+        return String.format(java.util.Locale.ROOT, "; %.2f GiB of %s held outside this process's PyTorch allocator", outside / (1L << 30),
+                total.strip());
+    }
+
+    private static double bytes(String size) {
+        if (size == null) {
+            return -1;
+        }
+        Matcher m = SIZE.matcher(size);
+        if (!m.find()) {
+            return -1;
+        }
+        double v;
+        try {
+            v = Double.parseDouble(m.group(1));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+        int shift = switch (m.group(2)) {
+            case "K" -> 10;
+            case "M" -> 20;
+            case "G" -> 30;
+            case "T" -> 40;
+            default -> 0;
+        };
+        return v * (1L << shift);
     }
 
     private static String gpuDetail(String t) {

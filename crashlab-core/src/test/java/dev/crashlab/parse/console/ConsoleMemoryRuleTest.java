@@ -54,6 +54,30 @@ class ConsoleMemoryRuleTest {
                 .satisfies(s -> assertThat(s.requested()).isEqualTo("512.000000MB"));
     }
 
+    @Test
+    void pytorch1sMessageSaysWhenMostOfTheCardWasHeldOutsideItsAllocator() throws Exception {
+        // 15.75 GiB card, 600 MiB reserved by PyTorch, 20 MiB free: about 15.1 GiB held elsewhere
+        assertThat(shortages("RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 15.75 GiB total capacity; "
+                + "580.12 MiB already allocated; 20.00 MiB free; 600.00 MiB reserved in total by PyTorch)\n")).singleElement()
+                .satisfies(s -> assertThat(s.detail()).contains("15.14 GiB of 15.75 GiB held outside"));
+        // the 1.0-1.5 wording, where "cached" is only the free blocks the allocator kept: held = allocated + cached
+        assertThat(shortages("RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 1; 7.93 GiB total capacity; "
+                + "1.10 GiB already allocated; 8.50 MiB free; 1.21 GiB cached)\n")).singleElement()
+                .satisfies(s -> assertThat(s.detail()).contains("5.61 GiB of 7.93 GiB held outside"));
+        // ... so a card mostly allocated by the job, with a little cached, names no one else
+        assertThat(shortages("RuntimeError: CUDA out of memory. Tried to allocate 256.00 MiB (GPU 0; 7.93 GiB total capacity; "
+                + "6.02 GiB already allocated; 212.00 MiB free; 610.00 MiB cached)\n")).singleElement()
+                .satisfies(s -> assertThat(s.detail()).isEqualTo("GPU 0"));
+    }
+
+    @Test
+    void pytorch1sMessageWithTheCardFullOfItsOwnMemoryNamesNoOneElse() throws Exception {
+        // 7.79 GiB card, 6.90 GiB reserved by PyTorch: the rest (under 1 GiB) is the context and libraries
+        assertThat(shortages("RuntimeError: CUDA out of memory. Tried to allocate 512.00 MiB (GPU 0; 7.79 GiB total capacity; "
+                + "6.51 GiB already allocated; 120.44 MiB free; 6.90 GiB reserved in total by PyTorch)\n")).singleElement()
+                .satisfies(s -> assertThat(s.detail()).isEqualTo("GPU 0"));
+    }
+
     private List<MemoryShortage> shortages(String log) throws Exception {
         Path file = tmp.resolve("console-" + log.hashCode() + ".log");
         Files.writeString(file, log);
