@@ -1,10 +1,12 @@
 package dev.crashlab.diagnose;
 
 import dev.crashlab.fact.EnvironmentFact;
+import dev.crashlab.fact.ExitStatus;
 import dev.crashlab.fact.Fact;
 import dev.crashlab.fact.GpuDevice;
 import dev.crashlab.fact.GpuProcess;
 import dev.crashlab.fact.SourceRef;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -38,6 +40,36 @@ final class MeasureTextSimilarity implements Rule {
                 && f.sources().stream().allMatch(s -> snapshots.contains(s.artifact()));
     }
 
+    /**
+     * The lines that state an exit status and nothing else a fact was read from. NOTE: such a line is sent as the
+     * status's code and name only: its other words are the launcher's ({@code Process finished with exit code}, an
+     * IDE's), the same whatever the cause, and matched an article that quotes the same launcher line with another
+     * code (a bare 0xC0000005 ranked stack overflow, whose article quotes PyCharm's line with 0xC00000FD, first).
+     */
+    static Set<String> statusOnlyLines(List<Fact> facts) {
+        Set<String> status = new HashSet<>();
+        Set<String> other = new HashSet<>();
+        for (Fact f : facts) {
+            for (SourceRef s : f.sources()) {
+                (f instanceof ExitStatus ? status : other).add(s.text());
+            }
+        }
+        status.removeAll(other);
+        return status;
+    }
+
+    /** What an exit status says of the cause: its number as printed, its NTSTATUS form and its decoded name. */
+    static String statusWords(ExitStatus e) {
+        StringBuilder b = new StringBuilder().append(e.code());
+        if (e.hex() != null) {
+            b.append(' ').append(e.hex());
+        }
+        if (e.name() != null) {
+            b.append(' ').append(e.name());
+        }
+        return b.toString();
+    }
+
     @Override
     public String name() {
         return "measure-text-similarity";
@@ -52,8 +84,13 @@ final class MeasureTextSimilarity implements Rule {
     public void apply(DiagnosisContext ctx) {
         Set<String> lines = new LinkedHashSet<>();
         Set<String> snapshots = GpuSnapshots.artifacts(ctx.input.facts());
+        Set<String> statusOnly = statusOnlyLines(ctx.input.facts());
         for (Fact f : ctx.input.facts()) {
             if (describesMachine(f, snapshots)) {
+                continue;
+            }
+            if (f instanceof ExitStatus e && e.sources().stream().allMatch(s -> statusOnly.contains(s.text()))) {
+                lines.add(statusWords(e));
                 continue;
             }
             for (SourceRef s : f.sources()) {
@@ -64,7 +101,7 @@ final class MeasureTextSimilarity implements Rule {
             if (lines.size() >= MAX_LINES) {
                 break;
             }
-            if (l.text().length() < 600 && ERRORISH.matcher(l.text()).find()) {
+            if (l.text().length() < 600 && !statusOnly.contains(l.text()) && ERRORISH.matcher(l.text()).find()) {
                 lines.add(l.text());
             }
         }
