@@ -72,7 +72,7 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--perturb", paramLabel = "KIND", split = ",", arity = "0..*", fallbackValue = "",
             description = {"also diagnose every case rewritten as another user would upload the same crash (other paths,",
                            "patch versions, same-architecture GPU, numbers, a log prefix, file names; or the log's last",
-                           "line cut, no env file; or pasted: markdown, quoted, wrapped, jupyter, utf16, localized, chained,",
+                           "line cut, no env file; or pasted: markdown, quoted, wrapped, jupyter, utf16, utf16-bare, localized, chained,",
                            "ranks, shutdown-tail) and print, per rewrite, how many right first answers survive",
                            "(not very-hard cases). KIND: one or more of the rewrites, comma-separated; none: all of them"})
     List<String> perturb;

@@ -175,13 +175,34 @@ final class PastedLogs {
         return with(c, out);
     }
 
-    /** Every log re-encoded as UTF-16LE with a byte order mark and CRLF line ends (PowerShell 5.1's {@code >}). */
+    /**
+     * Every text file (the log, the environment listing, an nvidia-smi dump: PowerShell writes them all alike) re-encoded
+     * as UTF-16LE with a byte order mark and CRLF line ends (PowerShell 5.1's {@code >} and {@code Out-File}).
+     */
     static Perturbation.Case utf16(Perturbation.Case c) {
-        return with(c, logs(c, t -> {
+        return with(c, texts(c, t -> {
             String text = decode(t).replace("\r\n", "\n").replace("\n", "\r\n");
-            byte[] bytes = text.getBytes(StandardCharsets.UTF_16LE);
-            return "\u00ff\u00fe" + new String(bytes, StandardCharsets.ISO_8859_1);
+            return "\u00ff\u00fe" + new String(text.getBytes(StandardCharsets.UTF_16LE), StandardCharsets.ISO_8859_1);
         }));
+    }
+
+    /** Every text file as UTF-16 without a byte order mark, little- or big-endian by the case's seed (.NET writers, editors). */
+    static Perturbation.Case utf16Bare(Perturbation.Case c) {
+        Charset cs = c.random("utf16-bare").nextBoolean() ? StandardCharsets.UTF_16LE : StandardCharsets.UTF_16BE;
+        return with(c, texts(c, t -> new String(decode(t).getBytes(cs), StandardCharsets.ISO_8859_1)));
+    }
+
+    /** The case's text files (not a binary one: a NUL byte) rewritten by {@code f}; null when none changed. */
+    private static Map<String, String> texts(Perturbation.Case c, Function<String, String> f) {
+        Map<String, String> out = new LinkedHashMap<>();
+        boolean changed = false;
+        for (Map.Entry<String, String> e : c.files().entrySet()) {
+            String text = e.getValue();
+            String r = text.indexOf('\0') >= 0 ? text : f.apply(text);
+            changed |= !r.equals(text);
+            out.put(e.getKey(), r);
+        }
+        return changed ? out : null;
     }
 
     /**

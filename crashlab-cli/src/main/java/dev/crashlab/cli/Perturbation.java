@@ -50,8 +50,10 @@ enum Perturbation {
     WRAPPED("copied from a console that wraps at 80/100/120 columns (logs with a longer line)", PastedLogs::wrapped),
     /** Run in Jupyter: IPython's traceback (colour codes, {@code ---->} arrows, {@code Cell In[3], line 5}). */
     JUPYTER("a Jupyter traceback: ANSI colours, '---->' arrows, 'Cell In[n], line m' (logs with a traceback)", PastedLogs::jupyter),
-    /** Redirected by Windows PowerShell 5.1: UTF-16LE with a byte order mark. */
-    UTF16("saved as UTF-16LE with a BOM (PowerShell 5.1 redirection)", PastedLogs::utf16),
+    /** Redirected by Windows PowerShell 5.1: every text file UTF-16LE with a byte order mark. */
+    UTF16("every text file saved as UTF-16LE with a BOM (PowerShell 5.1 redirection)", PastedLogs::utf16),
+    /** Written by a .NET program or an editor: every text file UTF-16 without a byte order mark, LE or BE. */
+    UTF16_BARE("every text file saved as UTF-16 without a BOM, little- or big-endian", PastedLogs::utf16Bare),
     /** A German, French or Chinese Windows: its system messages localised, in that console's code page. */
     LOCALIZED("Windows system messages in German/French/Chinese, in cp1252/GBK (logs with one)", PastedLogs::localized),
     /** A second exception raised while handling the first ("During handling ..." / "The above exception was ..."). */

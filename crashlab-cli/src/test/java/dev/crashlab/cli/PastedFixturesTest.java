@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class PastedFixturesTest {
 
     static final List<Perturbation> PASTES = List.of(Perturbation.MARKDOWN, Perturbation.QUOTED, Perturbation.WRAPPED,
-            Perturbation.JUPYTER, Perturbation.UTF16, Perturbation.LOCALIZED, Perturbation.CHAINED, Perturbation.RANKS,
+            Perturbation.JUPYTER, Perturbation.UTF16, Perturbation.UTF16_BARE, Perturbation.LOCALIZED, Perturbation.CHAINED, Perturbation.RANKS,
             Perturbation.SHUTDOWN_TAIL);
 
     static DiagnosisEngine engine;

@@ -100,6 +100,10 @@ class PerturbationTest {
         assertThat(utf16).startsWith("\u00ff\u00fe");
         assertThat(new String(utf16.substring(2).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1),
                 java.nio.charset.StandardCharsets.UTF_16LE)).contains("Tried to allocate 20.00 MiB\r\n");
+        Perturbation.Case withEnv = new Perturbation.Case("c8", Map.of("crash.log", LOG, "env.txt", "torch 2.1.0\n"));
+        assertThat(Perturbation.UTF16.apply(withEnv).files().get("env.txt")).as("PowerShell writes the listing alike").startsWith("\u00ff\u00fe");
+        String bare = Perturbation.UTF16_BARE.apply(withEnv).files().get("env.txt");
+        assertThat(bare).doesNotStartWith("\u00ff\u00fe").doesNotStartWith("\u00fe\u00ff").hasSize(2 * "torch 2.1.0\n".length());
         String chained = Perturbation.CHAINED.apply(sample()).files().get("crash.log");
         assertThat(chained.indexOf("RuntimeError: CUDA out of memory")).isLessThan(chained.indexOf("exception"));
         assertThat(Perturbation.RANKS.apply(sample()).files().get("crash.log")).contains("[rank3]: RuntimeError: CUDA out of memory");

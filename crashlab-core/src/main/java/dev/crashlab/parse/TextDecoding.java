@@ -53,6 +53,75 @@ public final class TextDecoding {
         }
     }
 
+    /**
+     * The text of {@code bytes}, which {@code detected} says are UTF-16, as UTF-8 without a byte order mark: what a
+     * reader of UTF-8 bytes (the paste forms' cleaner, the shared line scan) can read. Malformed sequences become U+FFFD.
+     */
+    public static InputStream toUtf8(InputStream bytes, Detected detected) throws IOException {
+        bytes.skipNBytes(detected.bomLength());
+        java.io.Reader chars = new InputStreamReader(bytes, detected.charset().newDecoder()
+                .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE));
+        return new InputStream() {
+            private final char[] cbuf = new char[8192];
+            private ByteBuffer out = ByteBuffer.allocate(0);
+            private final java.nio.charset.CharsetEncoder encoder = StandardCharsets.UTF_8.newEncoder()
+                    .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE);
+            private char pendingHigh;
+
+            private boolean fill() throws IOException {
+                while (!out.hasRemaining()) {
+                    int n = chars.read(cbuf, pendingHigh != 0 ? 1 : 0, cbuf.length - 1);
+                    int start = 0;
+                    if (pendingHigh != 0) {
+                        cbuf[0] = pendingHigh;
+                        pendingHigh = 0;
+                        if (n < 0) {
+                            n = 0;
+                        }
+                        n += 1;
+                    } else if (n < 0) {
+                        return false;
+                    }
+                    int end = start + n;
+                    // a surrogate pair split between two reads is encoded whole on the next
+                    if (end > start && Character.isHighSurrogate(cbuf[end - 1])) {
+                        pendingHigh = cbuf[--end];
+                    }
+                    out = encoder.encode(java.nio.CharBuffer.wrap(cbuf, start, end - start));
+                }
+                return true;
+            }
+
+            @Override
+            public int read() throws IOException {
+                return fill() ? out.get() & 0xFF : -1;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                if (len == 0) {
+                    return 0;
+                }
+                if (!fill()) {
+                    return -1;
+                }
+                int n = Math.min(len, out.remaining());
+                out.get(b, off, n);
+                return n;
+            }
+
+            @Override
+            public void close() throws IOException {
+                chars.close();
+            }
+        };
+    }
+
+    /** Tells whether the encoding is UTF-16 of either byte order. */
+    public static boolean isUtf16(Detected d) {
+        return d.charset().equals(StandardCharsets.UTF_16LE) || d.charset().equals(StandardCharsets.UTF_16BE);
+    }
+
     /** An encoding and the length of its byte order mark. */
     public record Detected(Charset charset, int bomLength) {}
 

@@ -107,9 +107,21 @@ public final class BundleReader {
             // a log as people paste it (colour codes, an issue page's entities and fences, a reply's "> ", a console's
             // wrap) is read as the program wrote it
             InputStream body = in;
+            TextDecoding.Detected encoding = TextDecoding.detect(head, head.length);
             PastedText.Form pasted = pastedForm(type, head);
+            if ((type == ArtifactType.CONSOLE_LOG || type == ArtifactType.TEXT) && TextDecoding.isUtf16(encoding)) {
+                // a pasted log saved as UTF-16 (PowerShell 5.1's redirection of a copied reply or coloured output) is read
+                // as the same text in UTF-8, where its paste forms are seen and undone (NOTE: the byte budget counts the
+                // file's own bytes); one without them is read as it is
+                byte[] utf8Head = TextDecoding.toUtf8(new ByteArrayInputStream(head), encoding).readAllBytes();
+                pasted = pastedForm(type, utf8Head);
+                if (pasted.any()) {
+                    body = TextDecoding.toUtf8(new SequenceInputStream(new ByteArrayInputStream(head), in), encoding);
+                    head = body.readNBytes(ArtifactSniffer.HEAD_BYTES);
+                }
+            }
             if (pasted.any()) {
-                body = PastedText.clean(new SequenceInputStream(new ByteArrayInputStream(head), in), pasted);
+                body = PastedText.clean(new SequenceInputStream(new ByteArrayInputStream(head), body), pasted);
                 head = body.readNBytes(ArtifactSniffer.HEAD_BYTES);
                 type = item.type() != null ? item.type() : sniffer.sniff(item.path(), head);
             }
