@@ -1,9 +1,14 @@
 package dev.crashlab.cli;
 
 
+import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.Charset;
 import java.util.List;
 import java.util.Properties;
 import picocli.CommandLine;
@@ -61,7 +66,30 @@ public final class CrashLabCli implements Runnable {
 
     /** Runs the command line and exits with its status. */
     public static void main(String[] args) {
+        if (args.length > 1 && args[0].equals("evtx")) {
+            // the one-file fast path (scripts/bench evtx); anything it does not know goes to picocli below
+            Integer status = EvtxCommand.runPlain(List.of(args).subList(1, args.length),
+                    printWriter(System.out, "sun.stdout.encoding"), printWriter(System.err, "sun.stderr.encoding"));
+            if (status != null) {
+                System.exit(status);
+            }
+        }
         System.exit(commandLine(args.length > 0 ? args[0] : null).execute(args));
+    }
+
+    // what picocli's CommandLine.getOut()/getErr() build by default: the same encoding (its property, else the
+    // default charset), buffered, flushed at each println
+    private static PrintWriter printWriter(OutputStream stream, String encodingProperty) {
+        String name = System.getProperty(encodingProperty);
+        Charset cs = Charset.defaultCharset();
+        if (name != null) {
+            try {
+                cs = Charset.forName(name.equalsIgnoreCase("cp65001") ? "UTF-8" : name);
+            } catch (IllegalArgumentException e) {
+                // picocli falls back to the default charset too
+            }
+        }
+        return new PrintWriter(new BufferedWriter(new OutputStreamWriter(stream, cs)), true);
     }
 
     /** Builds the whole command line (tests drive it without exiting the JVM). */

@@ -50,9 +50,73 @@ final class EvtxCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
+    // set by runPlain; otherwise picocli's (the spec's command line)
+    private PrintWriter plainOut;
+    private PrintWriter plainErr;
+
+    /**
+     * Runs {@code evtx ARGS} without picocli, or returns null when ARGS hold anything but FILEs (none starting with
+     * {@code -} or {@code @}), {@code --format xml|jsonl} (or {@code --format=...}) and {@code --problems}, each
+     * option at most once: picocli then parses them, with its help, messages and suggestions. What runs is the same
+     * {@link #call()} with the same fields picocli would set.
+     *
+     * <p>NOTE: picocli's classes are compiled for Java 5, which the JDK's start-up cache (bin/crashlab) cannot hold:
+     * loading, verifying and reading the annotations of about 170 of them took a quarter of a one-file run.
+     */
+    static Integer runPlain(List<String> args, PrintWriter out, PrintWriter err) {
+        EvtxCommand c = new EvtxCommand();
+        c.inputs = new ArrayList<>();
+        c.format = Format.xml;
+        boolean formatSeen = false;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            String value = null;
+            if (a.equals("--format")) {
+                if (i + 1 == args.size()) {
+                    return null;
+                }
+                value = args.get(++i);
+            } else if (a.startsWith("--format=")) {
+                value = a.substring("--format=".length());
+            } else if (a.equals("--problems")) {
+                if (c.problems) {
+                    return null;
+                }
+                c.problems = true;
+                continue;
+            } else if (a.isEmpty() || a.startsWith("-") || a.startsWith("@")) {
+                return null;
+            } else {
+                try {
+                    c.inputs.add(Path.of(a));
+                } catch (java.nio.file.InvalidPathException e) {
+                    return null;
+                }
+                continue;
+            }
+            if (formatSeen) {
+                return null;
+            }
+            formatSeen = true;
+            if (value.equalsIgnoreCase("xml")) {
+                c.format = Format.xml;
+            } else if (value.equalsIgnoreCase("jsonl")) {
+                c.format = Format.jsonl;
+            } else {
+                return null;
+            }
+        }
+        if (c.inputs.isEmpty()) {
+            return null;
+        }
+        c.plainOut = out;
+        c.plainErr = err;
+        return c.call();
+    }
+
     @Override
     public Integer call() {
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter err = plainErr != null ? plainErr : spec.commandLine().getErr();
         List<Path> files = new ArrayList<>();
         int status = 0;
         for (Path in : inputs) {
@@ -91,7 +155,7 @@ final class EvtxCommand implements Callable<Integer> {
     private int dump(List<Path> files, PrintWriter err) {
         boolean several = files.size() > 1;
         int status = 0;
-        Writer out = new BufferedWriter(spec.commandLine().getOut(), 1 << 16);
+        Writer out = new BufferedWriter(plainOut != null ? plainOut : spec.commandLine().getOut(), 1 << 16);
         try {
             EvtxJson json = format == Format.jsonl ? new EvtxJson(out) : null;
             if (json == null) {

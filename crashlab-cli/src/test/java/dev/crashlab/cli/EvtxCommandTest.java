@@ -104,4 +104,55 @@ class EvtxCommandTest {
         assertThat(none.err()).contains("no .evtx files");
         assertThat(none.out()).isEmpty();
     }
+
+    /**
+     * {@code main}'s fast path (no picocli) gives what picocli's parse gives for the arguments it takes, and leaves
+     * every other argument list to picocli.
+     */
+    @Test
+    void thePlainArgumentParseMatchesPicocliAndLeavesTheRestToIt() throws Exception {
+        byte[] f = Files.readAllBytes(FIXTURE);
+        f[4096 + 600] ^= 0x55;
+        Path broken = Files.write(dir.resolve("broken.evtx"), f);
+        Files.createDirectories(dir.resolve("logs"));
+        Files.copy(FIXTURE, dir.resolve("logs/a.evtx"));
+        String fx = FIXTURE.toString(), br = broken.toString(), logs = dir.resolve("logs").toString();
+        String gone = dir.resolve("gone.evtx").toString();
+        java.util.List<String[]> taken = java.util.List.of(
+                new String[] {fx},
+                new String[] {"--format", "jsonl", fx},
+                new String[] {"--format=JSONL", br},
+                new String[] {fx, "--format", "xml", br},
+                new String[] {"--problems", "--format", "jsonl", br},
+                new String[] {br, "--problems"},
+                new String[] {logs, fx, gone},
+                new String[] {gone},
+                new String[] {"--format", "jsonl", dir.resolve("empty").toString()});
+        Files.createDirectories(dir.resolve("empty"));
+        for (String[] args : taken) {
+            String[] full = new String[args.length + 1];
+            full[0] = "evtx";
+            System.arraycopy(args, 0, full, 1, args.length);
+            CrashLabCliTest.Run viaPicocli = CrashLabCliTest.run(full);
+            java.io.StringWriter out = new java.io.StringWriter(), err = new java.io.StringWriter();
+            Integer status = EvtxCommand.runPlain(java.util.List.of(args), new java.io.PrintWriter(out, true),
+                    new java.io.PrintWriter(err, true));
+            assertThat(status).as(String.join(" ", args)).isNotNull();
+            assertThat(new CrashLabCliTest.Run(status, out.toString(), err.toString()))
+                    .as(String.join(" ", args)).isEqualTo(viaPicocli);
+        }
+        assertThat(CrashLabCliTest.run("evtx", "--format", "jsonl", fx).out()).isNotEmpty();
+        java.util.List<String[]> left = java.util.List.of(
+                new String[] {}, new String[] {"--help"}, new String[] {fx, "-h"}, new String[] {"--version"},
+                new String[] {"--bench", "1", fx}, new String[] {"--format", "csv", fx}, new String[] {"--format"},
+                new String[] {"--format", "xml", "--format", "jsonl", fx}, new String[] {"--problems", "--problems", fx},
+                new String[] {"--formats", "xml", fx}, new String[] {"@args.txt"}, new String[] {"--", fx},
+                new String[] {"-", fx}, new String[] {""}, new String[] {"--problems"}, new String[] {"a\0b"});
+        for (String[] args : left) {
+            java.io.StringWriter out = new java.io.StringWriter(), err = new java.io.StringWriter();
+            assertThat(EvtxCommand.runPlain(java.util.List.of(args), new java.io.PrintWriter(out), new java.io.PrintWriter(err)))
+                    .as(String.join(" ", args)).isNull();
+            assertThat(out.toString() + err.toString()).isEmpty();
+        }
+    }
 }
