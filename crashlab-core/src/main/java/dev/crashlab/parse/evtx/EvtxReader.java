@@ -4,10 +4,17 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 /**
@@ -17,7 +24,9 @@ import java.util.function.Consumer;
  * <p>NOTE: memory is bounded by one chunk (64 KiB of bytes plus its caches): chunks are read with
  * positional reads, one after another, and every chunk slot of the file is visited whatever the file
  * header's (possibly stale) counts say. Bad bytes never throw; only the disk failing does
- * ({@link java.io.UncheckedIOException} from {@link #next()}).
+ * ({@link java.io.UncheckedIOException} from {@link #next()}). A reader from {@link #openReadingAhead} decodes every
+ * other chunk on a second thread, one chunk ahead (three chunks' records in memory at most); what it returns and
+ * reports, and in which order, is the same.
  */
 public final class EvtxReader implements Iterator<EvtxRecord>, Closeable {
 
@@ -34,6 +43,15 @@ public final class EvtxReader implements Iterator<EvtxRecord>, Closeable {
     private int chunksRead;
     private long nearFrom = Long.MIN_VALUE;
     private long nearTo = Long.MAX_VALUE;
+    private boolean readAhead;
+    private ExecutorService helper;
+    private Ahead ahead;
+    private ArrayDeque<Object> replay;
+
+    /** A chunk decoded on the helper thread: what reading it produced (records and problems), in order. */
+    private record Decoded(byte[] buf, boolean opened, List<Object> events) {}
+
+    private record Ahead(int index, long at, Future<Decoded> result) {}
 
     private EvtxReader(EvtxBytes bytes, Consumer<EvtxProblem> problems) throws IOException {
         this.bytes = bytes;
@@ -45,6 +63,17 @@ public final class EvtxReader implements Iterator<EvtxRecord>, Closeable {
     /** Opens {@code file}; problems go to {@code problems} as they are found. */
     public static EvtxReader open(Path file, Consumer<EvtxProblem> problems) throws IOException {
         return open(EvtxBytes.of(file), problems);
+    }
+
+    /**
+     * Opens {@code file} like {@link #open(Path, Consumer)}, but decodes every other chunk on a second thread while
+     * this one decodes the chunk before it: on a cold JVM (one {@code crashlab evtx} run) both threads interpret and
+     * run freshly compiled code at once. Records, problems and their order are the same.
+     */
+    public static EvtxReader openReadingAhead(Path file, Consumer<EvtxProblem> problems) throws IOException {
+        EvtxReader r = open(EvtxBytes.of(file), problems);
+        r.readAhead = true;
+        return r;
     }
 
     /**
@@ -170,6 +199,26 @@ public final class EvtxReader implements Iterator<EvtxRecord>, Closeable {
                 }
                 chunk = null;
             }
+            if (replay != null) {
+                // a chunk the helper decoded: its problems are reported here, each before the record it came before
+                for (Object e; (e = replay.poll()) != null; ) {
+                    if (e instanceof EvtxRecord r) {
+                        return r;
+                    }
+                    problem((EvtxProblem) e);
+                }
+                replay = null;
+            }
+            if (ahead != null) {
+                Ahead a = ahead;
+                ahead = null;
+                Decoded d = take(a.result());
+                nextChunkOffset += EvtxChunkHeader.CHUNK_SIZE;
+                chunkIndex = a.index();
+                replay = new ArrayDeque<>(d.events());
+                opened(d.opened(), d.buf(), a.at());
+                continue;
+            }
             if (nextChunkOffset >= Math.min(fileSize, bytes.end())) {
                 done = true;
                 break;
@@ -182,15 +231,69 @@ public final class EvtxReader implements Iterator<EvtxRecord>, Closeable {
             if (skipsChunk(buf)) {
                 continue;
             }
-            chunk = EvtxChunk.open(buf, chunkIndex, at, this::problem);
-            if (chunk != null) {
-                chunksRead++;
-            } else if (header != null && chunkIndex < header.chunkCount() && EvtxChunk.allZero(buf, 0, buf.length)) {
-                problem(new EvtxProblem(EvtxProblem.Kind.CHUNK_EMPTY, chunkIndex, -1, at, "chunk slot is all zeros, though the file header counts "
-                        + header.chunkCount() + " chunks"));
+            if (readAhead) {
+                decodeNextAhead();
             }
+            chunk = EvtxChunk.open(buf, chunkIndex, at, this::problem);
+            opened(chunk != null, buf, at);
         }
         return null;
+    }
+
+    // after a chunk slot was opened (or not): count it, or report an unused slot the file header counts
+    private void opened(boolean opened, byte[] buf, long at) {
+        if (opened) {
+            chunksRead++;
+        } else if (header != null && chunkIndex < header.chunkCount() && EvtxChunk.allZero(buf, 0, buf.length)) {
+            problem(new EvtxProblem(EvtxProblem.Kind.CHUNK_EMPTY, chunkIndex, -1, at, "chunk slot is all zeros, though the file header counts "
+                    + header.chunkCount() + " chunks"));
+        }
+    }
+
+    // hands the chunk after the current one to the helper thread (its bytes are read here, in file order)
+    private void decodeNextAhead() throws IOException {
+        long at = nextChunkOffset;
+        if (at >= Math.min(fileSize, bytes.end())) {
+            return;
+        }
+        byte[] buf = read(at, (int) Math.min(EvtxChunkHeader.CHUNK_SIZE, fileSize - at));
+        int index = chunkIndex + 1;
+        if (helper == null) {
+            helper = Executors.newSingleThreadExecutor(task -> {
+                Thread t = new Thread(task, "evtx-read-ahead");
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        ahead = new Ahead(index, at, helper.submit(() -> decode(buf, index, at)));
+    }
+
+    private static Decoded decode(byte[] buf, int index, long at) {
+        List<Object> events = new ArrayList<>();
+        EvtxChunk c = EvtxChunk.open(buf, index, at, events::add);
+        if (c != null) {
+            for (EvtxRecord r; (r = c.nextRecord()) != null; ) {
+                events.add(r);
+            }
+        }
+        return new Decoded(buf, c != null, events);
+    }
+
+    private static Decoded take(Future<Decoded> f) throws IOException {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while reading ahead");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
     }
 
     // A chunk whose (readable) header places all its records outside nearFrom..nearTo; unreadable headers are read
@@ -226,6 +329,9 @@ public final class EvtxReader implements Iterator<EvtxRecord>, Closeable {
 
     @Override
     public void close() throws IOException {
+        if (helper != null) {
+            helper.shutdownNow();
+        }
         bytes.close();
     }
 }
