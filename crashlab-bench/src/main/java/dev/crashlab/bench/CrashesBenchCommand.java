@@ -246,7 +246,7 @@ final class CrashesBenchCommand implements Callable<Integer> {
                 if (peer != null) {
                     PgPeer.Loaded loaded = peer.load(sigs, uploaded);
                     pgBuild = String.format(Locale.ROOT, "; PostgreSQL: %.1f MiB (table, TOAST, indexes; %.2f KiB per bundle), built in %.1f s"
-                            + " (%,.0f bundles/s: inserts, then the indexes)", loaded.bytes() / 1048576.0, loaded.bytes() / 1024.0 / n,
+                            + " (%,.0f bundles/s: COPY, then the indexes)", loaded.bytes() / 1048576.0, loaded.bytes() / 1024.0 / n,
                             loaded.seconds(), n / loaded.seconds());
                     for (int q = 0; q < Math.min(queries, peerQueries); q++) {
                         w.searchTotals().add(index.query(CrashQuery.parse(w.searches().get(q)), 0, 1, 0, false).total());

@@ -42,7 +42,7 @@ final class PgPeer implements AutoCloseable {
     private final String database;
     private final Connection c;
 
-    /** What storing one size cost: seconds (inserts, then the indexes) and bytes (table, TOAST, indexes). */
+    /** What storing one size cost: seconds (COPY, then the indexes) and bytes (table, TOAST, indexes). */
     record Loaded(double seconds, long bytes) {}
 
     /** Request times (nanoseconds) by kind, and how many searches matched as many bundles as ours. */
