@@ -1283,7 +1283,7 @@ public final class CrashIndex implements Closeable {
                     continue; // each key counts once, as in the other side's key set
                 }
                 int df = s.getIndexReader().docFreq(new Term("sig", t.key()));
-                idf.put(t.key(), Math.log(1 + (docs - df + 0.5) / (df + 0.5)));
+                idf.put(t.key(), idf(docs, df));
                 dfs.put(t.key(), df);
             }
             String[] myKeys = idf.keySet().toArray(String[]::new);
@@ -1425,7 +1425,7 @@ public final class CrashIndex implements Closeable {
             Double w = byTermId.get(termId);
             if (w == null) {
                 int df = reader.docFreq(new Term("sig", key));
-                w = Math.log(1 + (docs - df + 0.5) / (df + 0.5));
+                w = idf(docs, df);
                 if (byTermId.size() < MAX_CACHED_WEIGHTS) {
                     byTermId.put(termId, w);
                 }
@@ -1559,6 +1559,16 @@ public final class CrashIndex implements Closeable {
         private static int mix(int k) {
             return k * 0x9E3779B9 ^ k >>> 16;
         }
+    }
+
+    /**
+     * A term's weight: its idf among {@code docs} live bundles, above 0. The document frequency counts deleted
+     * documents until their segment is merged, so in a small index that has seen updates it can exceed {@code docs}:
+     * then it is taken as the number of bundles (the formula went negative, which broke the first stage's bound, a
+     * bundle's own terms weighing at least the ones it shares, and cannot be a Lucene boost).
+     */
+    static double idf(int docs, int df) {
+        return Math.log(1 + (Math.max(docs, df) - df + 0.5) / (df + 0.5));
     }
 
     /**

@@ -131,4 +131,20 @@ class SimilarityTest {
             }
         }
     }
+
+    @Test
+    void bundlesReadAgainUntilTheirTermsDeletedCopiesOutnumberTheLiveOnesAreStillAlike() {
+        // each put of a bundle read again deletes its old document, which Lucene's document frequency counts until a
+        // merge: here lib:a.so's is 8 with 2 bundles live (the weight once went negative, which a Lucene boost refuses)
+        CrashIndex index = new CrashIndex();
+        for (int round = 0; round < 4; round++) {
+            index.put(new CrashIndex.Entry(1, new CrashSignature(List.of(t("lib:a.so", true), t("os:linux", false)), "a")));
+            index.put(new CrashIndex.Entry(2, new CrashSignature(List.of(t("lib:a.so", true), t("os:linux", false)), "b")));
+        }
+        assertThat(index.similar(1, 5)).singleElement().satisfies(s -> {
+            assertThat(s.bundleId()).isEqualTo(2L);
+            assertThat(s.similarity()).isEqualTo(1.0);
+        });
+        assertThat(CrashIndex.idf(2, 8)).isPositive();
+    }
 }
