@@ -1264,9 +1264,8 @@ public final class CrashIndex implements Closeable {
      * {@code limit} of the rescored bundles are above that bound, no bundle left out can be in the top {@code limit},
      * and the answer is the exact one. When the cut falls among bundles that share every term of mine, the newest exact
      * duplicates (1.0) are looked for among the bundles holding all my terms, newest first. Otherwise the first stage is
-     * asked again for four times as many, ties now broken by the newest bundle id as in the final order (so a bundle
-     * left out at the bound loses its tie), up to {@link #MAX_CANDIDATES} (past that the answer is the best of those
-     * candidates: the one approximation left, as before this change).
+     * asked again for four times as many, up to {@link #MAX_CANDIDATES} bundles sharing a specific term (there the
+     * answer is the best of those candidates: the one approximation left, as before this change).
      */
     List<Similar> similarTo(CrashSignature mine, long exclude, int limit, int firstStage) {
         if (limit <= 0 || mine.terms().stream().noneMatch(SignatureTerm::specific)) {
@@ -1332,20 +1331,15 @@ public final class CrashIndex implements Closeable {
             if (specificClauses == 0) {
                 return List.of();
             }
-            // the first round asks for the bundles sharing any term of mine (one flat disjunction, which Lucene's
-            // top-k skips through fastest; those sharing no specific term are dropped below, and the bound holds for
-            // them too); later rounds only for those sharing a specific one
+            // each round asks for the bundles sharing any term of mine, most shared weight first (one flat
+            // disjunction, which Lucene's top-k skips through fastest; those sharing no specific term are dropped
+            // below, and the bound holds for them too); the last round, at the cap, only for those sharing a specific one
             Query flat = any.build();
-            Query first = shared.add(specific.build(), BooleanClause.Occur.MUST).build();
+            Query qualifying = shared.add(specific.build(), BooleanClause.Occur.MUST).build();
             int want = Math.max(limit + 1, Math.min(firstStage, MAX_CANDIDATES));
-            // the first round: most shared weight first, ties in index order (Lucene's top-k skips what cannot
-            // compete); later rounds break ties by the newest bundle id, as the final order does (the bound below
-            // then also settles ties at it: exact duplicates)
-            Sort order = new Sort(SortField.FIELD_SCORE, new SortField("idv", SortField.Type.LONG, true));
-            boolean byId = false;
-            while (true) {
-                ScoreDoc[] hits = byId ? s.search(first, Math.min(docs, want), order, true).scoreDocs
-                        : s.search(flat, Math.min(docs, want)).scoreDocs;
+            for (int round = 0; ; round++) {
+                boolean capped = want >= MAX_CANDIDATES;
+                ScoreDoc[] hits = s.search(capped ? qualifying : flat, Math.min(docs, want)).scoreDocs;
                 long[] ids = idsInOrder(s, hits);
                 double[] sims = new double[ids.length];
                 boolean[] kept = new boolean[ids.length];
@@ -1379,27 +1373,23 @@ public final class CrashIndex implements Closeable {
                         kept[c] = true;
                     }
                 }
-                boolean complete = hits.length < want || byId && want >= MAX_CANDIDATES || want >= docs;
+                boolean complete = hits.length < want || capped || want >= docs;
                 double bound = 0;
                 if (!complete) {
                     // the most any bundle left out can share (Lucene sums float weights: a margin for their rounding),
                     // and so the most alike it can be
                     double floor = hits[hits.length - 1].score * (1 + 1e-5) + 1e-6;
                     bound = similarity(floor, total, floor);
-                    // one left out that is as alike as the bound shares exactly the last one's weight, and so has an
-                    // older bundle id than the last one: it loses the tie to a candidate at the bound with a newer id
-                    // (exact duplicates, all at 1.0, stop here rather than fetch ever more)
-                    long lastId = ids[ids.length - 1];
                     int above = 0;
                     for (int c = 0; c < ids.length; c++) {
-                        above += kept[c] && (sims[c] > bound || byId && sims[c] == bound && ids[c] >= lastId) ? 1 : 0;
+                        above += kept[c] && sims[c] > bound ? 1 : 0;
                     }
                     complete = above >= limit;
                 }
                 if (complete) {
                     return top(mine, ids, sims, kept, limit);
                 }
-                if (!byId && bound >= 1.0) {
+                if (round == 0 && bound >= 1.0) {
                     // the cut fell among bundles that share every term of mine: exact duplicates (1.0) decide, newest first
                     List<Similar> same = duplicates(s, mine, myKeys, total, weights, idfs, exclude, limit, want);
                     if (same != null) {
@@ -1407,7 +1397,6 @@ public final class CrashIndex implements Closeable {
                     }
                 }
                 want = (int) Math.min(MAX_CANDIDATES, 4L * want);
-                byId = true;
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
