@@ -42,7 +42,7 @@ final class PgPeer implements AutoCloseable {
     private final String database;
     private final Connection c;
 
-    /** What storing one size cost: seconds (inserts, then the indexes) and bytes (table, TOAST, indexes). */
+    /** What storing one size cost: seconds (COPY, then the indexes) and bytes (table, TOAST, indexes). */
     record Loaded(double seconds, long bytes) {}
 
     /** Request times (nanoseconds) by kind, and how many searches matched as many bundles as ours. */
@@ -93,27 +93,36 @@ final class PgPeer implements AutoCloseable {
                     + " facets text[] not null, terms text[] not null, doc text not null,"
                     + " tsv tsvector generated always as (to_tsvector('simple', doc)) stored)");
         }
-        // --- build: insert every bundle, then the indexes (the fastest way to fill a table), timed together
+        // --- build: COPY every bundle in, then the indexes (the fastest way to fill a table), timed together
         long t0 = System.nanoTime();
         c.setAutoCommit(false);
-        try (PreparedStatement ins = c.prepareStatement(
-                "insert into bench_crash (id, uploaded_at, group_key, facets, terms, doc) values (?, ?, ?, ?, ?, ?)")) {
+        try (Statement st = c.createStatement()) {
+            st.execute("set maintenance_work_mem = '512MB'"); // this session's index builds only
+        }
+        org.postgresql.copy.CopyManager copy = c.unwrap(org.postgresql.PGConnection.class).getCopyAPI();
+        org.postgresql.copy.CopyIn in = copy.copyIn("copy bench_crash (id, uploaded_at, group_key, facets, terms, doc) from stdin");
+        try {
+            StringBuilder rows = new StringBuilder();
             for (int i = 0; i < n; i++) {
                 CrashSignature s = sigs.get(i);
-                ins.setLong(1, i + 1);
-                ins.setLong(2, uploaded[i]);
-                ins.setString(3, s.groupKey());
-                ins.setArray(4, c.createArrayOf("text", facets(s).toArray()));
-                ins.setArray(5, c.createArrayOf("text", s.terms().stream().map(SignatureTerm::key).toArray()));
+                rows.append(i + 1).append('\t').append(uploaded[i]).append('\t');
+                rows.append(s.groupKey() == null ? "\\N" : copyText(s.groupKey())).append('\t');
+                rows.append(copyText(arrayLiteral(facets(s)))).append('\t');
+                rows.append(copyText(arrayLiteral(s.terms().stream().map(SignatureTerm::key).toList()))).append('\t');
                 StringBuilder doc = new StringBuilder();
                 s.terms().forEach(t -> doc.append(t.label()).append('\n'));
-                ins.setString(6, doc.append(s.text()).toString().replace('\0', ' '));
-                ins.addBatch();
-                if (i % 1000 == 999) {
-                    ins.executeBatch();
+                rows.append(copyText(doc.append(s.text()).toString().replace('\0', ' '))).append('\n');
+                if (rows.length() > 1 << 20 || i == n - 1) {
+                    byte[] bytes = rows.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                    in.writeToCopy(bytes, 0, bytes.length);
+                    rows.setLength(0);
                 }
             }
-            ins.executeBatch();
+            in.endCopy();
+        } finally {
+            if (in.isActive()) {
+                in.cancelCopy();
+            }
         }
         c.commit();
         try (Statement st = c.createStatement()) {
@@ -139,6 +148,42 @@ final class PgPeer implements AutoCloseable {
         }
         c.commit();
         return new Loaded(seconds, bytes);
+    }
+
+    // a value in COPY's text format: backslash, tab, newline and carriage return escaped
+    static String copyText(String v) {
+        StringBuilder sb = new StringBuilder(v.length() + 8);
+        for (int i = 0; i < v.length(); i++) {
+            char ch = v.charAt(i);
+            switch (ch) {
+                case '\\' -> sb.append("\\\\");
+                case '\t' -> sb.append("\\t");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                default -> sb.append(ch);
+            }
+        }
+        return sb.toString();
+    }
+
+    // a text[] literal: every element double-quoted, with its quotes and backslashes escaped (NUL has no place in text)
+    static String arrayLiteral(List<String> values) {
+        StringBuilder sb = new StringBuilder("{");
+        for (String v : values) {
+            if (sb.length() > 1) {
+                sb.append(',');
+            }
+            sb.append('"');
+            for (int i = 0; i < v.length(); i++) {
+                char ch = v.charAt(i);
+                if (ch == '"' || ch == '\\') {
+                    sb.append('\\');
+                }
+                sb.append(ch == '\0' ? ' ' : ch);
+            }
+            sb.append('"');
+        }
+        return sb.append('}').toString();
     }
 
     /** Drops this size's tables (in the scratch database). */

@@ -68,8 +68,9 @@ import org.apache.lucene.search.WildcardQuery;
  * {@link SearcherManager} refreshed after each write.
  *
  * <p>Similarity: each signature term is one untokenised {@code sig} value. Lucene finds the bundles sharing a
- * specific term (at most {@link #MAX_CANDIDATES}, the rarest matches first), and the share of the idf-weighted
- * terms they share ranks them, in (0, 1]: 1 means every term is shared, and rare terms weigh more than common
+ * specific term, those sharing the most idf weight first (a few hundred, more only when the bound in
+ * {@link #similarTo(CrashSignature, long, int, int)} asks for them; at most {@link #MAX_CANDIDATES}), and the share of
+ * the idf-weighted terms they share ranks them, in (0, 1]: 1 means every term is shared, and rare terms weigh more than common
  * ones. Writes mark the searcher stale; the next search refreshes it once, and every search sees the writes made
  * before it began.
  */
@@ -114,7 +115,8 @@ public final class CrashIndex implements Closeable {
     }
 
     private static final int MAX_QUERY_TERMS = 32;
-    /** The most bundles a similar-crash query scores (those sharing the rarest specific terms first). */
+    private static final Set<String> TEXT_ONLY = Set.of("text");
+    /** The most bundles a similar-crash query scores (those sharing the most weight first). */
     static final int MAX_CANDIDATES = 10_000;
 
     private final Analyzer analyzer = new LogAnalyzer();
@@ -243,6 +245,65 @@ public final class CrashIndex implements Closeable {
 
     /** Adds or replaces a bundle. */
     public void put(Entry e) {
+        write(e);
+        written.incrementAndGet();
+    }
+
+    /**
+     * Adds or replaces many bundles (a rebuild, a bulk load): the same documents as {@link #put} one by one, built and
+     * written by {@code threads} threads at once (Lucene's writer takes documents from several threads), with a larger
+     * in-memory buffer while it runs so that fewer, larger segments are flushed. The searcher sees them all at the next
+     * search. An entry's bundle id must not repeat within the batch (which of two would win is not defined).
+     */
+    public void putAll(List<Entry> entries, int threads) {
+        int n = Math.max(1, Math.min(threads, entries.size()));
+        org.apache.lucene.index.LiveIndexWriterConfig config = writer.getConfig();
+        double buffer = config.getRAMBufferSizeMB();
+        config.setRAMBufferSizeMB(Math.max(buffer, BULK_BUFFER_MB));
+        try {
+            if (n == 1) {
+                entries.forEach(this::write);
+                return;
+            }
+            java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+            List<Thread> workers = new ArrayList<>();
+            java.util.concurrent.atomic.AtomicReference<RuntimeException> failed = new java.util.concurrent.atomic.AtomicReference<>();
+            for (int t = 0; t < n; t++) {
+                workers.add(Thread.ofPlatform().name("crash-index-bulk-" + t).start(() -> {
+                    try {
+                        // in chunks, so each thread writes runs of neighbouring entries (ids close together)
+                        for (int from = next.getAndAdd(BULK_CHUNK); from < entries.size() && failed.get() == null;
+                                from = next.getAndAdd(BULK_CHUNK)) {
+                            for (Entry e : entries.subList(from, Math.min(entries.size(), from + BULK_CHUNK))) {
+                                write(e);
+                            }
+                        }
+                    } catch (RuntimeException ex) {
+                        failed.compareAndSet(null, ex);
+                    }
+                }));
+            }
+            for (Thread w : workers) {
+                w.join();
+            }
+            if (failed.get() != null) {
+                throw failed.get();
+            }
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while writing the past-crash index", ex);
+        } finally {
+            config.setRAMBufferSizeMB(buffer);
+            written.incrementAndGet();
+        }
+    }
+
+    /** The in-memory buffer of a bulk write, MiB (Lucene's default is 16): bounded, so a bulk load fits the server's heap. */
+    private static final double BULK_BUFFER_MB = 128;
+    private static final int BULK_CHUNK = 256;
+
+    // one entry's document, written (what put and putAll share); the caller counts the write
+    private void write(Entry e) {
         Document d = new Document();
         d.add(new StringField("id", Long.toString(e.bundleId()), Field.Store.YES));
         d.add(new NumericDocValuesField("idv", e.bundleId()));
@@ -279,7 +340,6 @@ public final class CrashIndex implements Closeable {
             d.add(new NumericDocValuesField("fpv", fingerprint(json, e.uploadedAt(), e.confirmed())));
             writer.updateDocument(new Term("id", Long.toString(e.bundleId())), d);
             signatures.put(e.bundleId(), indexed(e.signature()));
-            written.incrementAndGet();
         } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
@@ -480,10 +540,11 @@ public final class CrashIndex implements Closeable {
             TopDocs top = s.search(b.build(), offset + limit);
             List<Hit> hits = new ArrayList<>();
             ScoreDoc[] docs = top.scoreDocs;
+            long[] ids = idsInOrder(s, docs);
             for (int i = offset; i < docs.length; i++) {
-                Document d = s.storedFields().document(docs[i].doc);
+                Document d = s.storedFields().document(docs[i].doc, TEXT_ONLY); // not the signature's JSON beside it
                 List<String> snippets = Snippets.best(Snippets.passages(analyzer, d.get("text"), terms.words()), terms.words(), 2);
-                hits.add(new Hit(Long.parseLong(d.get("id")), docs[i].score, snippets));
+                hits.add(new Hit(ids[i], docs[i].score, snippets));
             }
             return new Hits(top.totalHits.value(), hits);
         } catch (IOException e) {
@@ -536,7 +597,7 @@ public final class CrashIndex implements Closeable {
             for (int i = offset; i < docs.length && hits.size() < limit; i++) {
                 List<String> marked = List.of();
                 if (snippets && !c.words().isEmpty()) {
-                    Document d = s.storedFields().document(docs[i].doc);
+                    Document d = s.storedFields().document(docs[i].doc, TEXT_ONLY); // not the signature's JSON beside it
                     marked = Snippets.best(Snippets.passages(analyzer, d.get("text"), c.words()), c.words(), 2);
                 }
                 hits.add(new Hit(ids[i], Float.isNaN(docs[i].score) ? 0 : docs[i].score, marked));
@@ -1188,30 +1249,45 @@ public final class CrashIndex implements Closeable {
      * bundle has counts fully against every match, and a pair gets one number whichever side asks.
      */
     public List<Similar> similarTo(CrashSignature mine, long exclude, int limit) {
+        return similarTo(mine, exclude, limit, FIRST_STAGE);
+    }
+
+    /**
+     * {@link #similarTo(CrashSignature, long, int)}, Lucene's first stage returning {@code firstStage} candidates at
+     * first (tests make it small to reach the point where the stages disagree).
+     *
+     * <p>Two stages. First Lucene ranks the bundles that share a specific term by the weight of all the terms they share
+     * (each of my terms a constant-score clause boosted by its weight, so Lucene's score is that sum and its top-k
+     * search skips what cannot compete) and returns the best {@code firstStage}. Then each of those gets its exact
+     * similarity. A bundle left out shares at most the weight {@code floor} of the last one returned, and its own
+     * weight is at least what it shares, so its similarity is at most {@code similarity(floor, mine, floor)}: when
+     * {@code limit} of the rescored bundles are above that bound, no bundle left out can be in the top {@code limit},
+     * and the answer is the exact one. When the cut falls among bundles that share every term of mine, the newest exact
+     * duplicates (1.0) are looked for among the bundles holding all my terms, newest first. Otherwise the first stage is
+     * asked again for four times as many, up to {@link #MAX_CANDIDATES} bundles sharing a specific term (there the
+     * answer is the best of those candidates: the one approximation left, as before this change).
+     */
+    List<Similar> similarTo(CrashSignature mine, long exclude, int limit, int firstStage) {
         if (limit <= 0 || mine.terms().stream().noneMatch(SignatureTerm::specific)) {
             return List.of();
         }
-        // candidates: the bundles sharing a specific term (no other can qualify), rarest matches first
-        BooleanQuery.Builder b = new BooleanQuery.Builder();
-        mine.terms().stream().filter(SignatureTerm::specific)
-                .forEach(t -> b.add(new TermQuery(new Term("sig", t.key())), BooleanClause.Occur.SHOULD));
         IndexSearcher s = acquire();
         try {
             int docs = Math.max(1, s.getIndexReader().numDocs());
+            Idfs idfs = idfs(s.getIndexReader());
             Map<String, Double> idf = new java.util.HashMap<>();
-            double total = 0;
+            Map<String, Integer> dfs = new java.util.HashMap<>();
             for (SignatureTerm t : mine.terms()) {
                 if (idf.containsKey(t.key())) {
                     continue; // each key counts once, as in the other side's key set
                 }
                 int df = s.getIndexReader().docFreq(new Term("sig", t.key()));
-                double w = Math.log(1 + (docs - df + 0.5) / (df + 0.5));
-                idf.put(t.key(), w);
-                total += w;
+                idf.put(t.key(), idf(docs, df));
+                dfs.put(t.key(), df);
             }
             String[] myKeys = idf.keySet().toArray(String[]::new);
             Arrays.sort(myKeys);
-            total = weight(myKeys, null, idf);
+            double total = weight(myKeys, null, idf);
             // my keys that some bundle has, by term id (sorted, for a binary search), whether each is specific, and
             // the weights by term id: the per-candidate loop below does no string hashing
             Map<String, Boolean> mySpecific = new java.util.HashMap<>();
@@ -1233,64 +1309,195 @@ public final class CrashIndex implements Closeable {
                 myIds[i] = (int) (packed[i] >>> 1);
                 mySpec[i] = (packed[i] & 1) == 1;
             }
-            ScoreDoc[] hits = s.search(b.build(), Math.min(docs, MAX_CANDIDATES)).scoreDocs;
-            long[] ids = bundleIds(s, hits);
-            double[] sims = new double[ids.length];
-            boolean[] kept = new boolean[ids.length];
-            for (int c = 0; c < ids.length; c++) {
-                long id = ids[c];
-                Indexed theirs = signatures.get(id);
-                if (id == exclude || theirs == null) {
-                    continue;
+            // the first stage's query: a specific term shared (no other bundle can qualify), scored by the shared weight
+            BooleanQuery.Builder specific = new BooleanQuery.Builder();
+            BooleanQuery.Builder shared = new BooleanQuery.Builder();
+            BooleanQuery.Builder any = new BooleanQuery.Builder();
+            int specificClauses = 0;
+            for (String k : myKeys) {
+                if (dfs.get(k) == 0) {
+                    continue; // no bundle has it
                 }
-                // their keys in key order: the shared ones come in the order my sorted keys have them, so either side
-                // asking adds the same numbers in the same order
-                double theirWeight = 0;
-                double sharedIdf = 0;
-                boolean specific = false;
-                int[] tids = theirs.ids();
-                for (int i = 0; i < tids.length; i++) {
-                    double w = weights.get(tids[i]);
-                    if (Double.isNaN(w)) {
-                        int df = s.getIndexReader().docFreq(new Term("sig", theirs.sorted()[i]));
-                        w = Math.log(1 + (docs - df + 0.5) / (df + 0.5));
-                        weights.put(tids[i], w);
-                    }
-                    theirWeight += w;
-                    int m = Arrays.binarySearch(myIds, tids[i]);
-                    if (m >= 0) {
-                        sharedIdf += w;
-                        specific |= mySpec[m];
-                    }
-                }
-                if (specific) {
-                    sims[c] = similarity(sharedIdf, total, theirWeight);
-                    kept[c] = true;
+                Query weighted = new org.apache.lucene.search.BoostQuery(new ConstantScoreQuery(new TermQuery(new Term("sig", k))),
+                        (float) (double) idf.get(k));
+                any.add(weighted, BooleanClause.Occur.SHOULD);
+                if (mySpecific.get(k)) {
+                    specific.add(weighted, BooleanClause.Occur.SHOULD);
+                    specificClauses++;
+                } else {
+                    shared.add(weighted, BooleanClause.Occur.SHOULD);
                 }
             }
-            // the best `limit`: most alike first, then the newest bundle id
-            List<Similar> top = new ArrayList<>();
-            while (top.size() < limit) {
-                int best = -1;
+            if (specificClauses == 0) {
+                return List.of();
+            }
+            // each round asks for the bundles sharing any term of mine, most shared weight first (one flat
+            // disjunction, which Lucene's top-k skips through fastest; those sharing no specific term are dropped
+            // below, and the bound holds for them too); the last round, at the cap, only for those sharing a specific one
+            Query flat = any.build();
+            Query qualifying = shared.add(specific.build(), BooleanClause.Occur.MUST).build();
+            int want = Math.max(limit + 1, Math.min(firstStage, MAX_CANDIDATES));
+            for (int round = 0; ; round++) {
+                boolean capped = want >= MAX_CANDIDATES;
+                ScoreDoc[] hits = s.search(capped ? qualifying : flat, Math.min(docs, want)).scoreDocs;
+                long[] ids = idsInOrder(s, hits);
+                double[] sims = new double[ids.length];
+                boolean[] kept = new boolean[ids.length];
                 for (int c = 0; c < ids.length; c++) {
-                    if (kept[c] && (best < 0 || sims[c] > sims[best] || sims[c] == sims[best] && ids[c] > ids[best])) {
-                        best = c;
+                    long id = ids[c];
+                    Indexed theirs = signatures.get(id);
+                    if (id == exclude || theirs == null) {
+                        continue;
+                    }
+                    // their keys in key order: the shared ones come in the order my sorted keys have them, so either side
+                    // asking adds the same numbers in the same order
+                    double theirWeight = 0;
+                    double sharedIdf = 0;
+                    boolean anySpecific = false;
+                    int[] tids = theirs.ids();
+                    for (int i = 0; i < tids.length; i++) {
+                        double w = weights.get(tids[i]);
+                        if (Double.isNaN(w)) {
+                            w = idfs.weight(tids[i], theirs.sorted()[i]);
+                            weights.put(tids[i], w);
+                        }
+                        theirWeight += w;
+                        int m = Arrays.binarySearch(myIds, tids[i]);
+                        if (m >= 0) {
+                            sharedIdf += w;
+                            anySpecific |= mySpec[m];
+                        }
+                    }
+                    if (anySpecific) {
+                        sims[c] = similarity(sharedIdf, total, theirWeight);
+                        kept[c] = true;
                     }
                 }
-                if (best < 0) {
-                    break;
+                boolean complete = hits.length < want || capped || want >= docs;
+                double bound = 0;
+                if (!complete) {
+                    // the most any bundle left out can share (Lucene sums float weights: a margin for their rounding),
+                    // and so the most alike it can be
+                    double floor = hits[hits.length - 1].score * (1 + 1e-5) + 1e-6;
+                    bound = similarity(floor, total, floor);
+                    int above = 0;
+                    for (int c = 0; c < ids.length; c++) {
+                        above += kept[c] && sims[c] > bound ? 1 : 0;
+                    }
+                    complete = above >= limit;
                 }
-                kept[best] = false;
-                String[] keys = signatures.get(ids[best]).sorted();
-                top.add(new Similar(ids[best], sims[best], mine.terms().stream().filter(t -> Arrays.binarySearch(keys, t.key()) >= 0)
-                        .sorted(Comparator.comparing((SignatureTerm t) -> !t.specific())).toList()));
+                if (complete) {
+                    return top(mine, ids, sims, kept, limit);
+                }
+                if (round == 0 && bound >= 1.0) {
+                    // the cut fell among bundles that share every term of mine: exact duplicates (1.0) decide, newest first
+                    List<Similar> same = duplicates(s, mine, myKeys, total, weights, idfs, exclude, limit, want);
+                    if (same != null) {
+                        return same;
+                    }
+                }
+                want = (int) Math.min(MAX_CANDIDATES, 4L * want);
             }
-            return top;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
             release(s);
         }
+    }
+
+    /**
+     * The weights of signature terms by term id as one reader sees them: a term's document frequency is looked up in
+     * the terms dictionary of every segment, once per reader rather than once per request and candidate.
+     */
+    private record Idfs(org.apache.lucene.index.IndexReader reader, int docs, Map<Integer, Double> byTermId) {
+        double weight(int termId, String key) throws IOException {
+            Double w = byTermId.get(termId);
+            if (w == null) {
+                int df = reader.docFreq(new Term("sig", key));
+                w = idf(docs, df);
+                if (byTermId.size() < MAX_CACHED_WEIGHTS) {
+                    byTermId.put(termId, w);
+                }
+            }
+            return w;
+        }
+    }
+
+    private static final int MAX_CACHED_WEIGHTS = 1 << 20;
+    private volatile Idfs idfs;
+
+    private Idfs idfs(org.apache.lucene.index.IndexReader reader) {
+        Idfs cached = idfs;
+        if (cached == null || cached.reader() != reader) {
+            cached = new Idfs(reader, Math.max(1, reader.numDocs()), new ConcurrentHashMap<>());
+            idfs = cached;
+        }
+        return cached;
+    }
+
+    /**
+     * The newest {@code limit} bundles whose terms are exactly mine (similarity 1.0, the most any bundle can have), or
+     * null when fewer than that many are among the newest {@code scan} that hold every term of mine: a conjunction,
+     * newest first, cheaper than ranking every bundle that shares a term.
+     */
+    private List<Similar> duplicates(IndexSearcher s, CrashSignature mine, String[] myKeys, double total,
+                                     IntDoubleMap weights, Idfs idfs, long exclude, int limit, int scan) throws IOException {
+        BooleanQuery.Builder all = new BooleanQuery.Builder();
+        for (String k : myKeys) {
+            all.add(new TermQuery(new Term("sig", k)), BooleanClause.Occur.FILTER);
+        }
+        ScoreDoc[] hits = s.search(all.build(), scan, new Sort(new SortField("idv", SortField.Type.LONG, true))).scoreDocs;
+        long[] ids = idsInOrder(s, hits);
+        double[] sims = new double[ids.length];
+        boolean[] kept = new boolean[ids.length];
+        int found = 0;
+        for (int c = 0; c < ids.length && found < limit; c++) {
+            Indexed theirs = signatures.get(ids[c]);
+            if (ids[c] == exclude || theirs == null) {
+                continue;
+            }
+            double theirWeight = 0;
+            int[] tids = theirs.ids();
+            for (int i = 0; i < tids.length; i++) {
+                double w = weights.get(tids[i]);
+                if (Double.isNaN(w)) {
+                    w = idfs.weight(tids[i], theirs.sorted()[i]);
+                    weights.put(tids[i], w);
+                }
+                theirWeight += w;
+            }
+            // they hold every key of mine: the shared weight is mine, summed in the same key order
+            sims[c] = similarity(total, total, theirWeight);
+            if (sims[c] >= 1.0) {
+                kept[c] = true;
+                found++;
+            }
+        }
+        return found < limit ? null : top(mine, ids, sims, kept, limit);
+    }
+
+    /** How many candidates the first stage of a similar-crash request returns at first. */
+    static final int FIRST_STAGE = 256;
+
+    // the best `limit` of the scored candidates: most alike first, then the newest bundle id
+    private List<Similar> top(CrashSignature mine, long[] ids, double[] sims, boolean[] kept, int limit) {
+        List<Similar> top = new ArrayList<>();
+        while (top.size() < limit) {
+            int best = -1;
+            for (int c = 0; c < ids.length; c++) {
+                if (kept[c] && (best < 0 || sims[c] > sims[best] || sims[c] == sims[best] && ids[c] > ids[best])) {
+                    best = c;
+                }
+            }
+            if (best < 0) {
+                break;
+            }
+            kept[best] = false;
+            String[] keys = signatures.get(ids[best]).sorted();
+            top.add(new Similar(ids[best], sims[best], mine.terms().stream().filter(t -> Arrays.binarySearch(keys, t.key()) >= 0)
+                    .sorted(Comparator.comparing((SignatureTerm t) -> !t.specific())).toList()));
+        }
+        return top;
     }
 
     // int -> double, open addressing (NaN: absent): the weights of one similar-crash request by term id
@@ -1341,6 +1548,16 @@ public final class CrashIndex implements Closeable {
         private static int mix(int k) {
             return k * 0x9E3779B9 ^ k >>> 16;
         }
+    }
+
+    /**
+     * A term's weight: its idf among {@code docs} live bundles, above 0. The document frequency counts deleted
+     * documents until their segment is merged, so in a small index that has seen updates it can exceed {@code docs}:
+     * then it is taken as the number of bundles (the formula went negative, which broke the first stage's bound, a
+     * bundle's own terms weighing at least the ones it shares, and cannot be a Lucene boost).
+     */
+    static double idf(int docs, int df) {
+        return Math.log(1 + (Math.max(docs, df) - df + 0.5) / (df + 0.5));
     }
 
     /**
