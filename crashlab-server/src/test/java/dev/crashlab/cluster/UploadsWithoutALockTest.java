@@ -2,6 +2,7 @@ package dev.crashlab.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crashlab.testing.BesideInProcessTests;
 import dev.crashlab.testing.ChildServer;
 import dev.crashlab.testing.S3ProxyServer;
 import java.io.OutputStream;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * it.
  */
 @Tag("slow")
+@BesideInProcessTests
 class UploadsWithoutALockTest {
 
     private static final long BIG = 200L * 1024 * 1024;
