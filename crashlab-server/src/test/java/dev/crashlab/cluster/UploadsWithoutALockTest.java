@@ -2,7 +2,6 @@ package dev.crashlab.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.crashlab.testing.BesideInProcessTests;
 import dev.crashlab.testing.ChildServer;
 import dev.crashlab.testing.S3ProxyServer;
 import java.io.OutputStream;
@@ -35,7 +34,6 @@ import org.junit.jupiter.api.Test;
  * it.
  */
 @Tag("slow")
-@BesideInProcessTests
 class UploadsWithoutALockTest {
 
     private static final long BIG = 200L * 1024 * 1024;

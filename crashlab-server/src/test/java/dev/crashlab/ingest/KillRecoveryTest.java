@@ -2,7 +2,6 @@ package dev.crashlab.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.crashlab.testing.BesideInProcessTests;
 import dev.crashlab.testing.ChildServer;
 import io.restassured.path.json.JsonPath;
 import java.io.ByteArrayOutputStream;
@@ -44,7 +43,6 @@ import org.junit.jupiter.api.Test;
  * progress says it is there; the upload is killed while the server is still receiving its body (its scratch file
  * is on disk and growing).
  */
-@BesideInProcessTests
 class KillRecoveryTest {
 
     static final int READ_FILES = 8;

@@ -14,7 +14,10 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * one thread (the server pom turns on JUnit's parallel execution with {@code same_thread} as the default). Such a
  * class spends most of its time waiting for its children, so the suite overlaps that wait with the in-process tests.
  * The {@link #LOCK} lets one such class run at a time, its methods in order (a lock on a class makes its methods run on
- * its thread), so that no more than one of them loads the machine at once.
+ * its thread), so that no more than one of them loads the machine at once. Not for a class whose assertions depend on
+ * how fast its child runs against something else: {@code KillRecoveryTest} (kills while the reading is under way, which
+ * failed beside the in-process tests: all 8 files read before a concurrent upload reached 1 MiB) and
+ * {@code UploadsWithoutALockTest} (compares upload latencies before and during a transfer) stay in order.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
