@@ -3,6 +3,7 @@ package dev.crashlab.cluster;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crashlab.testing.BesideInProcessTests;
 import dev.crashlab.testing.ChildServer;
 import dev.crashlab.testing.S3ProxyServer;
 import io.restassured.response.Response;
@@ -32,6 +33,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * the object store.
  */
 @Tag("slow")
+@BesideInProcessTests
 class BlobOwnershipTest {
 
     private static final Pattern UUID_RE = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");

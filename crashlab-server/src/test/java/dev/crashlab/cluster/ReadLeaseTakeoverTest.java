@@ -2,6 +2,7 @@ package dev.crashlab.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crashlab.testing.BesideInProcessTests;
 import dev.crashlab.testing.ChildServer;
 import dev.crashlab.testing.S3ProxyServer;
 import io.restassured.path.json.JsonPath;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * while the bundle is PROCESSING; B has no pause.
  */
 @Tag("slow")
+@BesideInProcessTests
 class ReadLeaseTakeoverTest {
 
     private static final long LEASE_S = 10;

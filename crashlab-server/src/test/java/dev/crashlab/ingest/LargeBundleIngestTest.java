@@ -2,6 +2,7 @@ package dev.crashlab.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crashlab.testing.BesideInProcessTests;
 import dev.crashlab.testing.ChildServer;
 import io.restassured.path.json.JsonPath;
 import java.io.IOException;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * <p>Secret redaction is on, as in production: one file of the zip carries a token, which must be counted as
  * redacted; the 4 GB log carries none, so its stored bytes still equal the sent ones.
  */
+@BesideInProcessTests
 class LargeBundleIngestTest {
 
     static final int FILES = 9_000;

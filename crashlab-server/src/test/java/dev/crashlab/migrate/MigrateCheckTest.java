@@ -3,6 +3,7 @@ package dev.crashlab.migrate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crashlab.bundle.BlobStore;
+import dev.crashlab.testing.BesideInProcessTests;
 import dev.crashlab.testing.ChildServer;
 import dev.crashlab.testing.S3ProxyServer;
 import java.nio.charset.StandardCharsets;
@@ -34,6 +35,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * server's deployment is {@link MigrateDeploymentTest}.
  */
 @Tag("slow")
+@BesideInProcessTests
 class MigrateCheckTest {
 
     private static S3ProxyServer s3;

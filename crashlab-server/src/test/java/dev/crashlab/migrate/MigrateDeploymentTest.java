@@ -3,6 +3,7 @@ package dev.crashlab.migrate;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crashlab.testing.BesideInProcessTests;
 import dev.crashlab.testing.ChildServer;
 import dev.crashlab.testing.S3ProxyServer;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -36,6 +37,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * (the bucket's marker and the database agree), and gives a new upload fresh ids.
  */
 @Tag("slow")
+@BesideInProcessTests
 class MigrateDeploymentTest {
 
     private static final Path CORPUS = Path.of("../shared/corpus");
@@ -141,10 +143,10 @@ class MigrateDeploymentTest {
                     .put("/api/bundles/" + ids.get(0) + "/resolution").then().statusCode(200);
             h2.api().contentType("application/json").body(Map.of("username", "dana", "password", "a-long-password",
                     "roles", List.of("viewer", "reporter"))).post("/api/admin/users").then().statusCode(201);
-            String session = given().baseUri(h2.url()).contentType("application/json")
+            String session = given().baseUri(h2.url()).port(h2.base().getPort()).contentType("application/json")
                     .body(Map.of("username", "dana", "password", "a-long-password")).post("/api/auth/login").then()
                     .statusCode(200).extract().cookie("crashlab_session");
-            token = given().baseUri(h2.url()).cookie("crashlab_session", session).contentType("application/json")
+            token = given().baseUri(h2.url()).port(h2.base().getPort()).cookie("crashlab_session", session).contentType("application/json")
                     .body(Map.of("name", "collector", "roles", List.of("reporter"))).post("/api/tokens").then()
                     .statusCode(201).extract().path("secret");
             query = null;
@@ -218,7 +220,7 @@ class MigrateDeploymentTest {
             settings.put("crashlab.s3.secret-access-key", S3ProxyServer.SECRET);
             settings.put("crashlab.s3.path-style", "true");
             try (ChildServer pg = ChildServer.onDatabase("migrated", database, settings, List.of())) {
-                given().baseUri(pg.url()).get("/q/health/ready").then().statusCode(200);
+                given().baseUri(pg.url()).port(pg.base().getPort()).get("/q/health/ready").then().statusCode(200);
                 String q = query;
                 Seen after = null;
                 long deadline = System.nanoTime() + 120_000_000_000L;
@@ -237,7 +239,7 @@ class MigrateDeploymentTest {
                 assertThat(after.confirmed()).isEqualTo(before.confirmed());
                 assertThat(after.facts()).isEqualTo(before.facts());
                 assertThat(after.hits()).isEqualTo(before.hits()).isNotEmpty();
-                assertThat((String) given().baseUri(pg.url()).header("Authorization", "Bearer " + token).get("/api/auth/me")
+                assertThat((String) given().baseUri(pg.url()).port(pg.base().getPort()).header("Authorization", "Bearer " + token).get("/api/auth/me")
                         .then().statusCode(200).extract().path("name")).isEqualTo("dana");
                 JsonPath audit = pg.api().queryParam("actor", "dana").get("/api/audit").then().statusCode(200).extract().jsonPath();
                 assertThat(audit.getLong("total")).isPositive();

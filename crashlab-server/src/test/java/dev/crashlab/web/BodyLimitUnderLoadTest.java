@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crashlab.repro.worker.ScriptedChild;
+import dev.crashlab.testing.BesideInProcessTests;
 import dev.crashlab.testing.ChildServer;
 import dev.crashlab.testing.TestAuth;
 import java.net.URI;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * and a reproduction queued afterwards still runs. On main the first such wave to {@code /api/auth/login} ran the
  * server out of memory and killed its worker thread.
  */
+@BesideInProcessTests
 class BodyLimitUnderLoadTest {
 
     static final int PARALLEL = 24;
