@@ -1356,11 +1356,7 @@ public final class CrashIndex implements Closeable {
                     boolean anySpecific = false;
                     int[] tids = theirs.ids();
                     for (int i = 0; i < tids.length; i++) {
-                        double w = weights.get(tids[i]);
-                        if (Double.isNaN(w)) {
-                            w = idfs.weight(tids[i], theirs.sorted()[i]);
-                            weights.put(tids[i], w);
-                        }
+                        double w = idfs.weight(weights, tids[i], theirs.sorted()[i]);
                         theirWeight += w;
                         int m = Arrays.binarySearch(myIds, tids[i]);
                         if (m >= 0) {
@@ -1421,6 +1417,16 @@ public final class CrashIndex implements Closeable {
             }
             return w;
         }
+
+        /** {@link #weight(int, String)} through one request's own map of the weights it has looked up. */
+        double weight(IntDoubleMap seen, int termId, String key) throws IOException {
+            double w = seen.get(termId);
+            if (Double.isNaN(w)) {
+                w = weight(termId, key);
+                seen.put(termId, w);
+            }
+            return w;
+        }
     }
 
     private static final int MAX_CACHED_WEIGHTS = 1 << 20;
@@ -1459,11 +1465,7 @@ public final class CrashIndex implements Closeable {
             double theirWeight = 0;
             int[] tids = theirs.ids();
             for (int i = 0; i < tids.length; i++) {
-                double w = weights.get(tids[i]);
-                if (Double.isNaN(w)) {
-                    w = idfs.weight(tids[i], theirs.sorted()[i]);
-                    weights.put(tids[i], w);
-                }
+                double w = idfs.weight(weights, tids[i], theirs.sorted()[i]);
                 theirWeight += w;
             }
             // they hold every key of mine: the shared weight is mine, summed in the same key order
