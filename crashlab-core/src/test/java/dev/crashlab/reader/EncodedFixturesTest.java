@@ -2,6 +2,8 @@ package dev.crashlab.reader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crashlab.sniff.Encodings;
+
 import java.io.ByteArrayInputStream;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
@@ -10,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -67,7 +68,7 @@ class EncodedFixturesTest {
         if (!expected.type().equals("CONSOLE_LOG") && !expected.type().equals("TEXT")) {
             return; // an event export or a listing reads quotes its own way; the encodings above cover it
         }
-        byte[] utf16 = concat(new byte[] {(byte) 0xFF, (byte) 0xFE}, pasted.getBytes(StandardCharsets.UTF_16LE));
+        byte[] utf16 = Encodings.utf16leWithBom(pasted);
         ArtifactRead got = read(name, utf16);
         assertThat(got.facts()).as(file + " quoted, coloured, UTF-16LE: facts").isEqualTo(expected.facts());
         assertThat(got.window()).as(file + " quoted, coloured, UTF-16LE: text window").isEqualTo(expected.window());
@@ -75,11 +76,7 @@ class EncodedFixturesTest {
 
     /** The text as UTF-16LE/BE with and without a BOM, and as Windows-1252 where every character has a byte there. */
     static Map<String, byte[]> variants(String text) {
-        Map<String, byte[]> out = new LinkedHashMap<>();
-        out.put("utf-16le+bom (PowerShell 5.1)", concat(new byte[] {(byte) 0xFF, (byte) 0xFE}, text.getBytes(StandardCharsets.UTF_16LE)));
-        out.put("utf-16le", text.getBytes(StandardCharsets.UTF_16LE));
-        out.put("utf-16be+bom", concat(new byte[] {(byte) 0xFE, (byte) 0xFF}, text.getBytes(StandardCharsets.UTF_16BE)));
-        out.put("utf-16be", text.getBytes(StandardCharsets.UTF_16BE));
+        Map<String, byte[]> out = Encodings.utf16(text);
         if (!text.chars().allMatch(c -> c < 0x80) && CP1252.newEncoder().canEncode(text)) {
             out.put("windows-1252", text.getBytes(CP1252));
         }
@@ -108,9 +105,4 @@ class EncodedFixturesTest {
         }
     }
 
-    static byte[] concat(byte[] a, byte[] b) {
-        byte[] r = java.util.Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, r, a.length, b.length);
-        return r;
-    }
 }
