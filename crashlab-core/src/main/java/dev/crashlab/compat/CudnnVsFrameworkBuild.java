@@ -2,6 +2,7 @@ package dev.crashlab.compat;
 
 import dev.crashlab.fact.BuildInfo;
 import dev.crashlab.fact.Fact;
+import dev.crashlab.fact.VersionFact;
 import dev.crashlab.kb.Versions;
 import java.util.List;
 
@@ -51,6 +52,10 @@ final class CudnnVsFrameworkBuild implements CompatCheck {
             return CompatOutcome.unknown(ID, exp.why() + "; the bundle does not say which cuDNN is installed");
         }
         int[] e = Versions.parse(exp.cudnn());
+        CompatOutcome refused = refusedByFramework(s, exp);
+        if (refused != null) {
+            return refused;
+        }
         for (Observed p : s.cudnnPresent()) {
             int[] f = Versions.parse(p.value());
             if (e == null || f == null) {
@@ -65,5 +70,28 @@ final class CudnnVsFrameworkBuild implements CompatCheck {
         }
         Observed first = s.cudnnPresent().getFirst();
         return CompatOutcome.ok(ID, exp.why() + "; found cuDNN " + first.value(), CudaVsFrameworkBuild.concat(exp.facts(), first.fact()));
+    }
+
+    /**
+     * A line where the framework names both the cuDNN it was compiled with and the one it loaded is its own refusal
+     * (TensorFlow's {@code Loaded runtime CuDNN library: X but source was compiled with: Y}, PyTorch's {@code cuDNN version
+     * mismatch/incompatibility}): it is printed only when the framework's rule rejected the pair, and that rule can be
+     * stricter than the forward-within-a-major rule below (PyTorch up to 1.2 wanted major and minor equal). Differing
+     * versions on such a line are a mismatch by the framework's own word.
+     */
+    private static CompatOutcome refusedByFramework(SoftwareStack s, Expected exp) {
+        for (Observed w : s.cudnnWanted()) {
+            if (!(w.fact() instanceof VersionFact c) || !"log: compiled with".equals(c.origin()) || c.sources().isEmpty()) {
+                continue;
+            }
+            for (Observed p : s.cudnnPresent()) {
+                if (p.fact() instanceof VersionFact r && "log: runtime".equals(r.origin()) && r.sources().equals(c.sources())
+                        && !Versions.majorMinor(r.version()).equals(Versions.majorMinor(c.version()))) {
+                    return CompatOutcome.mismatch(ID, exp.why() + "; the framework itself refused the cuDNN it loaded (" + r.version() + ")",
+                            CudaVsFrameworkBuild.concat(List.of(c), r));
+                }
+            }
+        }
+        return null;
     }
 }

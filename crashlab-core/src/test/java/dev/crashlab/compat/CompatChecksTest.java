@@ -24,6 +24,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class CompatChecksTest {
 
+    static final dev.crashlab.fact.SourceRef REFUSAL = new dev.crashlab.fact.SourceRef("console.log", 3,
+            "RuntimeError: cuDNN version mismatch: PyTorch was compiled against 7005 but linked against 7104");
+
     static final CompatData DATA = CompatData.load(Path.of("crashlab-core/src/test/resources/compat-test"));
 
     static Arguments row(String name, String check, List<Fact> facts, Result expected, String... says) {
@@ -72,6 +75,15 @@ class CompatChecksTest {
                 row("appliesWhenRuntimeCudnnIsOlderThanCompiled", "cudnn-vs-framework-build",
                         List.of(version("cudnn", "8.3.2", "log: compiled with"), version("cudnn", "8.0.3", "log: runtime")),
                         Result.MISMATCH, "8.3.2", "8.0.3"),
+                // the framework's own refusal names both versions on one line: its rule decides (PyTorch <= 1.2 wanted the same minor)
+                row("appliesWhenTheFrameworkRefusedANewerMinorOnOneLine", "cudnn-vs-framework-build",
+                        List.of(version("cudnn", "7.0.5", "log: compiled with").withSources(List.of(REFUSAL)),
+                                version("cudnn", "7.1.4", "log: runtime").withSources(List.of(REFUSAL))),
+                        Result.MISMATCH, "7.0.5", "refused", "7.1.4"),
+                row("doesNotApplyWhenANewerMinorWasReadFromTwoPlaces", "cudnn-vs-framework-build",
+                        List.of(version("cudnn", "7.0.5", "log: compiled with").withSources(List.of(REFUSAL)),
+                                version("cudnn", "7.1.4", "log: runtime").withSources(List.of(new dev.crashlab.fact.SourceRef("a", 9, "other")))),
+                        Result.OK),
                 row("doesNotApplyWhenNewerMinorOfSameMajor", "cudnn-vs-framework-build",
                         List.of(version("tensorflow", "2.4.0", "pip list"), version("cudnn", "8.1.0", "env"), platform("linux", null)),
                         Result.OK),

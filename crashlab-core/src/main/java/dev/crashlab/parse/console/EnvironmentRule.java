@@ -21,9 +21,14 @@ final class EnvironmentRule {
 
     private static final Pattern CUDNN_TF = Pattern.compile(
             "Loaded runtime CuDNN library: (\\d{1,6}(?:\\.\\d{1,6}){0,3})(?: \\(compatibility version [\\d.]{1,20}\\))? but source was compiled with:? (\\d{1,6}(?:\\.\\d{1,6}){0,3})");
+    // PyTorch 1.3+: "cuDNN version incompatibility: PyTorch was compiled against (8, 3, 2) but linked against (8, 0, 3)" (1.12+:
+    // "compiled  against (..) but found runtime version (..)"); PyTorch 0.x-1.2: "cuDNN version mismatch: PyTorch was compiled
+    // against 7102 but linked against 7605" (torch/backends/cudnn/__init__.py of each release)
     private static final Pattern CUDNN_TORCH = Pattern.compile(
-            "cuDNN version incompatibility: PyTorch was compiled against \\((\\d{1,3}), ?(\\d{1,3}), ?(\\d{1,3})\\)"
-                    + " but linked against \\((\\d{1,3}), ?(\\d{1,3}), ?(\\d{1,3})\\)");
+            "cuDNN version (?:incompatibility|mismatch): PyTorch was compiled {1,2}against (?:\\((\\d{1,3}), ?(\\d{1,3}), ?(\\d{1,3})\\)|(\\d{4,5}))"
+                    + " but (?:linked against|found runtime version) (?:\\((\\d{1,3}), ?(\\d{1,3}), ?(\\d{1,3})\\)|(\\d{4,5}))");
+    // nvcc -V pasted into a log: the CUDA toolkit the machine has (the same line NvccVersionParser reads from a file of its own)
+    private static final Pattern NVCC_RELEASE = Pattern.compile("Cuda compilation tools, release (\\d{1,3}\\.\\d{1,3}), V\\d{1,3}\\.\\d{1,3}\\.\\d{1,6}");
     private static final Pattern CREATED = Pattern.compile(
             "Created (?:TensorFlow )?device \\S{0,200}?GPU:(\\d{1,3})\\S{0,20} with (\\d{1,9}) MB memory\\)?:? {0,3}-> device: (\\d{1,3}),"
                     + " name: (.{1,200}?), pci bus id: ([0-9a-fA-F:.]{1,40})(?:, compute capability: (\\d{1,2}\\.\\d{1,2}))?");
@@ -54,7 +59,8 @@ final class EnvironmentRule {
             "(?:tensorflow|tsl|xla)/\\S{0,200}dso_loader\\.cc:\\d{1,6}\\] (?:Successfully opened dynamic library|Could not load dynamic library) '?(?:lib)?(cudart|cudnn|cublas)");
 
     /** Every literal one of this rule's checks needs (the reading pass's prefilter looks for these first). */
-    static final String[] LITERALS = {"Loaded runtime CuDNN library", "cuDNN version incompatibility", "Created ", "memoryClockRate",
+    static final String[] LITERALS = {"Loaded runtime CuDNN library", "cuDNN version incompatibility", "cuDNN version mismatch",
+        "Cuda compilation tools", "Created ", "memoryClockRate",
         "computeCapability: ", "kernel reported version is",
         // a pinned requirement (PIN) has a digit right after "==": a progress bar's "[=====]" is no candidate
         "==0", "==1", "==2", "==3", "==4", "==5", "==6", "==7", "==8", "==9", "cuda", "CUDA", "cudnn", "TensorFlow binary",
@@ -102,11 +108,19 @@ final class EnvironmentRule {
                 version(line, "cudnn", cudnnVersion(m.group(2)), "log: compiled with", out);
             }
         }
-        if (t.contains("cuDNN version incompatibility")) {
+        if (t.contains("cuDNN version incompatibility") || t.contains("cuDNN version mismatch")) {
             m = CUDNN_TORCH.matcher(t);
             if (m.find()) {
-                version(line, "cudnn", m.group(1) + "." + m.group(2) + "." + m.group(3), "log: compiled with", out);
-                version(line, "cudnn", m.group(4) + "." + m.group(5) + "." + m.group(6), "log: runtime", out);
+                String compiled = m.group(4) != null ? cudnnVersion(m.group(4)) : m.group(1) + "." + m.group(2) + "." + m.group(3);
+                String runtime = m.group(8) != null ? cudnnVersion(m.group(8)) : m.group(5) + "." + m.group(6) + "." + m.group(7);
+                version(line, "cudnn", compiled, "log: compiled with", out);
+                version(line, "cudnn", runtime, "log: runtime", out);
+            }
+        }
+        if (t.contains("Cuda compilation tools")) {
+            m = NVCC_RELEASE.matcher(t);
+            if (m.find()) {
+                version(line, "cuda-toolkit", m.group(1), "log: nvcc -V", out);
             }
         }
         if (t.contains("Created ") && t.contains("device")) {
@@ -183,9 +197,13 @@ final class EnvironmentRule {
     }
 
     // TF 1.x printed cuDNN versions as numbers: 7102 is 7.1.2 (major * 1000 + minor * 100 + patch)
+    // (cuDNN 9 counts major * 10000 + minor * 100 + patch: 90100 is 9.1.0)
     private static String cudnnVersion(String v) {
         if (v.indexOf('.') < 0 && v.length() == 4) {
             return v.charAt(0) + "." + v.charAt(1) + "." + Integer.parseInt(v.substring(2));
+        }
+        if (v.indexOf('.') < 0 && v.length() == 5) {
+            return v.charAt(0) + "." + Integer.parseInt(v.substring(1, 3)) + "." + Integer.parseInt(v.substring(3));
         }
         return v;
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.crashlab.fact.ExitStatus;
 import dev.crashlab.fact.Fact;
 import dev.crashlab.fact.LibraryLoadFailure;
+import dev.crashlab.fact.VersionFact;
 import dev.crashlab.fact.PythonException;
 import dev.crashlab.parse.GoldenFiles;
 import dev.crashlab.parse.ParseInput;
@@ -111,6 +112,32 @@ class ConsoleLogParserTest {
         LibraryLoadFailure f = (LibraryLoadFailure) r.facts().stream().filter(LibraryLoadFailure.class::isInstance).findFirst().orElseThrow();
         assertThat(f.library()).isEqualTo("shm.dll");
         assertThat(f.sources().get(0).text()).contains("WinError 126", "shm.dll");
+    }
+
+    @Test
+    void readsTheToolkitOfNvccOutputPastedIntoALog(@TempDir Path tmp) throws IOException {
+        Path file = tmp.resolve("nvcc.txt");
+        Files.writeString(file, "FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcufft.so.10: cannot open shared object file\n"
+                + "$ nvcc -V\nnvcc: NVIDIA (R) Cuda compiler driver\nCuda compilation tools, release 12.4, V12.4.131\n");
+        ParseResult r = PARSER.parse(new ParseInput("nvcc.txt", ArtifactType.TEXT, file));
+        assertThat(r.facts()).filteredOn(VersionFact.class::isInstance).map(VersionFact.class::cast)
+                .extracting(VersionFact::component, VersionFact::version, VersionFact::origin)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("cuda-toolkit", "12.4", "log: nvcc -V"));
+    }
+
+    @Test
+    void readsBothFormsOfPyTorchsCudnnRefusal(@TempDir Path tmp) throws IOException {
+        Path file = tmp.resolve("cudnn.txt");
+        Files.writeString(file, "RuntimeError: cuDNN version mismatch: PyTorch was compiled against 7005 but linked against 7104\n"
+                + "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (9, 1, 0) but found runtime version (9, 0, 2).\n"
+                + "RuntimeError: cuDNN version mismatch: PyTorch was compiled against 90200 but linked against 8907\n");
+        ParseResult r = PARSER.parse(new ParseInput("cudnn.txt", ArtifactType.TEXT, file));
+        assertThat(r.facts()).filteredOn(VersionFact.class::isInstance).map(VersionFact.class::cast)
+                .extracting(VersionFact::version, VersionFact::origin)
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple("7.0.5", "log: compiled with"), org.assertj.core.groups.Tuple.tuple("7.1.4", "log: runtime"),
+                        org.assertj.core.groups.Tuple.tuple("9.1.0", "log: compiled with"), org.assertj.core.groups.Tuple.tuple("9.0.2", "log: runtime"),
+                        org.assertj.core.groups.Tuple.tuple("9.2.0", "log: compiled with"), org.assertj.core.groups.Tuple.tuple("8.9.7", "log: runtime"));
     }
 
     @Test
