@@ -5,13 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import io.quarkus.test.common.http.TestHTTPResource;
 import java.net.URL;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,8 +17,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Gives a browser test one Chromium per class and a fresh page per test, and fails a test whose page
- * threw an uncaught error. Subclasses are {@code @QuarkusTest @TestProfile(UiTestProfile.class)}.
+ * Gives a browser test the profile's shared Chromium ({@link Browsers#shared()}) and a fresh context and page per
+ * test, and fails a test whose page threw an uncaught error. Subclasses are {@code @QuarkusTest @TestProfile(UiTestProfile.class)}.
  */
 abstract class BrowserPageTest {
 
@@ -32,7 +30,6 @@ abstract class BrowserPageTest {
     @TempDir
     Path tmp;
 
-    private static Playwright playwright;
     private static Browser browser;
 
     BrowserContext context;
@@ -42,16 +39,7 @@ abstract class BrowserPageTest {
     @BeforeAll
     static void launch() {
         Assumptions.assumeTrue(Browsers.available(), Browsers.SKIP_REASON);
-        playwright = Browsers.playwright();
-        browser = Browsers.chromium(playwright);
-    }
-
-    @AfterAll
-    static void close() {
-        if (browser != null) browser.close();
-        if (playwright != null) playwright.close();
-        browser = null;
-        playwright = null;
+        browser = Browsers.shared();
     }
 
     @BeforeEach

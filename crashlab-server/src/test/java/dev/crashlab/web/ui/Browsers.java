@@ -10,7 +10,10 @@ import java.util.Map;
 
 /**
  * Launches the machine's Debian Chromium through Playwright without ever downloading a browser.
- * Tests skip themselves when {@link #available()} is false.
+ * Tests skip themselves when {@link #available()} is false. {@link #shared()} is the one Chromium of the test
+ * JVM's current Quarkus application (its class loader): each launch costs a Playwright driver (node) and a Chromium
+ * start, so the browser classes of one test profile share one and open a fresh {@code BrowserContext} (no
+ * cookies, storage or pages in common) per test.
  */
 final class Browsers {
 
@@ -21,6 +24,25 @@ final class Browsers {
 
     static boolean available() {
         return Files.isExecutable(CHROMIUM);
+    }
+
+    private static Browser shared;
+
+    /** This class loader's one Chromium, launched on first use and closed when the JVM exits. */
+    static synchronized Browser shared() {
+        if (shared == null || !shared.isConnected()) {
+            Playwright playwright = playwright();
+            shared = chromium(playwright);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    playwright.close();
+                } catch (RuntimeException | LinkageError e) {
+                    // a later profile closed this class loader: the driver (node) exits when our end of its pipe
+                    // closes with the JVM, and takes its Chromium with it
+                }
+            }, "close-chromium"));
+        }
+        return shared;
     }
 
     static Playwright playwright() {
