@@ -2,7 +2,11 @@ package dev.crashlab.web.ui;
 
 import java.util.Map;
 
-/** The browser profile with the server's local worker on (CPU backend), as a one-command start has it. */
+/**
+ * The browser profile with the server's local worker on (CPU backend), as a one-command start has it. Also
+ * {@code LocalWorkerSupervisionTest}'s (it needs the worker on, polling often): one profile is one Quarkus build and
+ * start fewer.
+ */
 public class ReproUiTestProfile extends UiTestProfile {
 
     @Override
