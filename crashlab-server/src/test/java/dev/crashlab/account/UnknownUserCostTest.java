@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.crashlab.config.CrashLabConfig;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,7 +13,6 @@ import org.junit.jupiter.api.Test;
  * real ones get, whatever it is configured to (4 in tests, so main's fixed 10 fails here).
  */
 @QuarkusTest
-@Tag("persistence")
 class UnknownUserCostTest {
 
     @Inject

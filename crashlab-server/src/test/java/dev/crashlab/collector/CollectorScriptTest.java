@@ -22,7 +22,6 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,7 +34,6 @@ import org.junit.jupiter.api.io.TempDir;
  * before zipping. Coreutils, sed, grep and zip come from the real system ({@code /usr/bin:/bin}).
  */
 @QuarkusTest
-@Tag("persistence")
 class CollectorScriptTest {
 
     static final Path SCRIPT = Path.of("collector/collect-crash-bundle.sh");

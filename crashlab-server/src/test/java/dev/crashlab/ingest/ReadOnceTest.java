@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,7 +20,6 @@ import org.junit.jupiter.api.Test;
  * reproduction draft and a diagnosis recomputed after a confirmation read none (counted by {@link CountingBlobStore}).
  */
 @QuarkusTest
-@Tag("persistence")
 class ReadOnceTest {
 
     static final Path FIXTURES = Path.of("crashlab-core/src/test/resources/fixtures");

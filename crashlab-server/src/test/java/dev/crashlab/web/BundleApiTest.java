@@ -17,12 +17,10 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The upload path end to end over HTTP: store, show, list, download, delete. */
 @QuarkusTest
-@Tag("persistence")
 class BundleApiTest {
 
     static final String TRACEBACK = """

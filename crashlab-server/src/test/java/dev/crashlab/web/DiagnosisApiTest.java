@@ -10,12 +10,10 @@ import static org.hamcrest.Matchers.notNullValue;
 import dev.crashlab.diagnose.service.BundleDiagnosis;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.narayana.jta.QuarkusTransaction;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** A bundle's diagnosis over HTTP: computed and stored at upload, served, and recomputed when the KB changed. */
 @QuarkusTest
-@Tag("persistence")
 class DiagnosisApiTest {
 
     static final String ZLIB_LOG = """

@@ -11,7 +11,6 @@ import dev.crashlab.testing.Zips;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import java.util.List;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,7 +18,6 @@ import org.junit.jupiter.api.Test;
  * the blob by record number (the log is written by the test-side EVTX writer), and clear 4xx answers for bad input.
  */
 @QuarkusTest
-@Tag("persistence")
 class EventRecordApiTest {
 
     static final long FIRST = 62_700;

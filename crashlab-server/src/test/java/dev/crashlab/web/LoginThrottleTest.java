@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,7 +25,6 @@ import org.junit.jupiter.api.Test;
  * loopback device), so the per-address count never touches other tests, which all come from 127.0.0.1.
  */
 @QuarkusTest
-@Tag("persistence")
 class LoginThrottleTest {
 
     @TestHTTPResource("/api/auth/login")

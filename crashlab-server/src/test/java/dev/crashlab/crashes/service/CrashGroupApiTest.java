@@ -13,12 +13,10 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Crash groups, their correlations, confirming a group, trends and export over HTTP on the real database. */
 @QuarkusTest
-@Tag("persistence")
 class CrashGroupApiTest {
 
     // our nvidia-smi fixture: driver 550.127.05, an RTX 4070 and an RTX A4000

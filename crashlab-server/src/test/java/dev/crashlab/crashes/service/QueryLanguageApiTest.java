@@ -19,7 +19,6 @@ import java.util.Random;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,7 +27,6 @@ import org.junit.jupiter.api.Test;
  * points at a character, never a 500.
  */
 @QuarkusTest
-@Tag("persistence")
 class QueryLanguageApiTest {
 
     static final Path BUNDLES = Path.of("../shared/corpus/crash-bundles");

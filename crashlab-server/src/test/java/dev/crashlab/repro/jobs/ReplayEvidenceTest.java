@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,7 +32,6 @@ import org.junit.jupiter.api.Test;
  * memory under the reporter's cap raises {@code gpu-oom}, with the job as the evidence's source.
  */
 @QuarkusTest
-@Tag("persistence")
 class ReplayEvidenceTest {
 
     /** A crash that says nothing about memory: only the Windows abort status. */

@@ -28,7 +28,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,7 +37,6 @@ import org.junit.jupiter.api.io.TempDir;
  * hangs past its limit, or is cancelled.
  */
 @QuarkusTest
-@Tag("persistence")
 class WorkerProtocolTest {
 
     @TestHTTPResource("/")

@@ -11,7 +11,6 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.PlaywrightException;
-import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.options.Cookie;
 import dev.crashlab.testing.OidcProviderResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -21,10 +20,8 @@ import java.net.URL;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,13 +33,11 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @TestProfile(OidcTestProfile.class)
-@Tag("persistence")
 class OidcLoginBrowserTest {
 
     @TestHTTPResource("/")
     URL index;
 
-    private static Playwright playwright;
     private static Browser browser;
 
     @BeforeAll
@@ -50,16 +45,7 @@ class OidcLoginBrowserTest {
         Assumptions.assumeTrue(System.getProperty(OidcProviderResource.SKIP_PROPERTY) == null,
                 System.getProperty(OidcProviderResource.SKIP_PROPERTY));
         Assumptions.assumeTrue(Browsers.available(), Browsers.SKIP_REASON);
-        playwright = Browsers.playwright();
-        browser = Browsers.chromium(playwright);
-    }
-
-    @AfterAll
-    static void close() {
-        if (browser != null) browser.close();
-        if (playwright != null) playwright.close();
-        browser = null;
-        playwright = null;
+        browser = Browsers.shared();
     }
 
     /** Waits for {@code selector}; on a timeout, fails saying which page the browser is on instead. */
