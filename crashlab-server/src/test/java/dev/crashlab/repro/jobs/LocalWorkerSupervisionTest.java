@@ -4,11 +4,12 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crashlab.repro.worker.ScriptedChild;
-import dev.crashlab.web.ui.ReproUiTestProfile;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
@@ -20,10 +21,20 @@ import org.junit.jupiter.api.Test;
  * {@code /q/health} and {@code /q/metrics} show it. On main the thread stayed dead and the job queued.
  */
 @QuarkusTest
-// the local worker on (CPU backend), polling often: the profile of the reproduction browser tests, so that this class
-// costs no Quarkus build and start of its own
-@TestProfile(ReproUiTestProfile.class)
+@TestProfile(LocalWorkerSupervisionTest.LocalWorkerOn.class)
 class LocalWorkerSupervisionTest {
+
+    /**
+     * The local worker on (CPU backend), polling often. Not ReproUiTestProfile (the same settings with the UI): the
+     * death this test causes would show in AdminPagesBrowserTest's "never restarted".
+     */
+    public static class LocalWorkerOn implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("crashlab.lab.local-worker", "true", "crashlab.lab.local-backend", "cpu",
+                    "crashlab.lab.poll-interval", "200ms", "quarkus.http.test-port", "0");
+        }
+    }
 
     @Inject
     LocalWorker local;

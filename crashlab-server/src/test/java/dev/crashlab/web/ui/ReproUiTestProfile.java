@@ -2,11 +2,7 @@ package dev.crashlab.web.ui;
 
 import java.util.Map;
 
-/**
- * The browser profile with the server's local worker on (CPU backend), as a one-command start has it. Also
- * {@code LocalWorkerSupervisionTest}'s (it needs the worker on, polling often): one profile is one Quarkus build and
- * start fewer.
- */
+/** The browser profile with the server's local worker on (CPU backend), as a one-command start has it. */
 public class ReproUiTestProfile extends UiTestProfile {
 
     @Override
