@@ -34,6 +34,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * are logs of a native-Windows run (a {@code C:\...\python.exe} interpreter, a Windows exit status) that the Linux
  * collector wraps, as it does when run in WSL2 beside the Windows job; the WSL2 cause's log shows WSL2's driver folder.
  * The collector's own env.txt then describes this machine, not the job's: the job's output decides its OS.
+ *
+ * <p>Each run names the interpreter with the collector's {@code --python} option: the one the collector would pick
+ * itself ({@code python}, else {@code python3}, on the PATH), resolved once to the file it runs. Where that is a
+ * version manager's shim (pyenv here), every call through it starts a shell script first, and the collector calls
+ * Python five times per run; the env.txt, pip list and framework notes are the same either way. The collector's own
+ * choice of interpreter is tested by {@code CollectorScriptTest} (crashlab-server), with a stub {@code python}.
  */
 @org.junit.jupiter.api.Tag("slow")
 class CollectorPerArticleTest {
@@ -43,14 +49,32 @@ class CollectorPerArticleTest {
     static final Path KERNEL_LOGS = LOGS.resolve("kernel");
 
     static DiagnosisEngine engine;
+    /** The file the collector's default interpreter runs, or null where there is none (it then says so). */
+    static String python;
     private boolean collectedPipList;
 
     @TempDir
     Path tmp;
 
     @BeforeAll
-    static void load() {
+    static void load() throws Exception {
         engine = KnowledgeOptions.engine(KnowledgeSource.load(Path.of("kb-articles"), Path.of("compat")));
+        python = interpreter();
+    }
+
+    /**
+     * The real file behind the interpreter the collector picks by default ({@code python}, else {@code python3}):
+     * what it says {@code sys.executable} is; null where neither is on the PATH or it cannot say.
+     */
+    static String interpreter() throws Exception {
+        String name = onPath("python") ? "python" : onPath("python3") ? "python3" : null;
+        if (name == null) {
+            return null;
+        }
+        Process p = new ProcessBuilder(name, "-c", "import sys; print(sys.executable)").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(name + " answers").isTrue();
+        return p.exitValue() == 0 && !out.isEmpty() && Files.isExecutable(Path.of(out)) ? out : null;
     }
 
     static Stream<String> articles() {
@@ -102,6 +126,9 @@ class CollectorPerArticleTest {
         Files.copy(log, copy);
         Path zip = tmp.resolve("bundle.zip");
         List<String> command = new ArrayList<>(List.of("/bin/bash", SCRIPT.toString(), "-o", zip.toString()));
+        if (python != null) {
+            command.addAll(List.of("--python", python));
+        }
         Path kernel = KERNEL_LOGS.resolve(log.getFileName());
         if (Files.isRegularFile(kernel)) {
             command.addAll(List.of("--kernel-log", kernel.toAbsolutePath().toString()));
