@@ -45,8 +45,16 @@ final class MigrateRuns {
         return env;
     }
 
+    /**
+     * JVM flags for these runs, which copy a handful of rows and blobs in a second or two: C1 only and the serial
+     * collector, so that a run does not spend more CPU on C2 compiler and GC threads than on migrating (14 runs in
+     * {@link MigrateCheckTest}, on 2 shared cores). They change how fast the JVM runs the code, not what it does.
+     */
+    static final List<String> SHORT_RUN_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+
     private static Process start(Map<String, String> env, List<String> flags, Path log, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.addAll(SHORT_RUN_FLAGS);
         cmd.addAll(flags);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Migrate.class.getName()));
         cmd.addAll(List.of(args));
