@@ -252,6 +252,50 @@ class BundleUnpackerTest {
         assertFalse(BundleUnpacker.isArchive(write(uploads, "h.bin", new byte[1024])));
     }
 
+    private static String sha256(byte[] bytes) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    }
+
+    @Test
+    void addOwnedMovesALooseFileIntoStagingWithTheHashItWasGiven() throws Exception {
+        byte[] log = "epoch 1\nRuntimeError: CUDA error: out of memory\n".getBytes(UTF_8);
+        Path upload = write(uploads, "train.log", log);
+
+        unpacker.addOwned("train.log", upload, sha256(log), true);
+
+        assertEquals(Map.of("train.log", new String(log, UTF_8)), staged()); // size and hash checked against the bytes
+        assertFalse(Files.exists(upload), "a handed-over loose file is moved, not copied");
+    }
+
+    @Test
+    void addOwnedExpandsAnArchiveAsAddDoes() throws Exception {
+        byte[] zip = zip("logs/train.log", "epoch 1\n", "nvidia-smi.txt", "GPU 0");
+
+        unpacker.addOwned("crash.zip", write(uploads, "crash.zip", zip), sha256(zip), true);
+
+        assertEquals(Map.of("logs/train.log", "epoch 1\n", "nvidia-smi.txt", "GPU 0"), staged());
+    }
+
+    @Test
+    void addOwnedCountsAMovedFileAgainstTheBundleLimit() throws Exception {
+        unpacker.close();
+        unpacker = new BundleUnpacker(new UnpackLimits(100, 10, 3, 100, 100), staging);
+        byte[] sixty = new byte[60];
+        java.util.Arrays.fill(sixty, (byte) 'a');
+        unpacker.addOwned("a.log", write(uploads, "a.log", sixty), sha256(sixty), false);
+
+        Path second = write(uploads, "b.log", sixty);
+        BundleRejectedException e = assertThrows(BundleRejectedException.class,
+                () -> unpacker.addOwned("b.log", second, sha256(sixty), false));
+
+        assertEquals(BundleRejectedException.Kind.TOO_LARGE, e.kind());
+        assertEquals("`b.log` makes the bundle expand beyond 100 bytes, the most one bundle may hold: refused", e.getMessage());
+        assertEquals(List.of("a.log"), unpacker.files().stream().map(StagedFile::path).toList());
+        try (java.util.stream.Stream<Path> left = Files.list(staging)) {
+            assertEquals(1, left.count(), "the refused file left nothing in staging");
+        }
+    }
+
     @Test
     void refusesAddAfterClose() throws Exception {
         unpacker.close();

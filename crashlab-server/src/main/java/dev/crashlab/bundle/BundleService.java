@@ -231,6 +231,8 @@ public class BundleService {
      *
      * @param requestedName the bundle's name, or null/blank for the first file's name
      * @param notes free text from the uploader (what ran, what they tried), or null; at most {@link #MAX_NOTES}
+     * @param uploads the received files, handed over: a file stored as it is (not an archive) is moved away from its
+     *                place, so pass files of the server's own (scratch space), never one to keep
      * @throws BundleRejectedException if the upload is unsafe, over a limit or malformed; nothing is kept
      */
     public BundleView create(String requestedName, String notes, List<Upload> uploads)
@@ -284,7 +286,8 @@ public class BundleService {
         try (BundleUnpacker unpacker = new BundleUnpacker(limits(), staging)) {
             boolean single = uploads.size() == 1;
             for (int i = 0; i < uploads.size(); i++) {
-                unpacker.add(names.get(i), uploads.get(i).file(), single);
+                // the received file is ours: a loose one is moved into staging, its SHA-256 taken from the receiver
+                unpacker.addOwned(names.get(i), uploads.get(i).file(), uploads.get(i).sha256(), single);
             }
             List<StagedFile> files = new ArrayList<>(unpacker.files());
             if (files.isEmpty()) {
