@@ -68,6 +68,10 @@ public class DiagnosisService {
      * stored, else {@code bundle-processing} with its progress), and a diagnosis recomputed here (missing, or stored
      * under another KB or confirmations) is stored only when the bundle's row is free, else served unstored.
      *
+     * <p>NOTE: no transaction is open while the diagnosis is computed (see {@link #computeQuietly}): however long it
+     * takes, no transaction timeout ends it, and storing it afterwards is a short transaction of its own; a failure to
+     * store is logged and the diagnosis served unstored.
+     *
      * @throws DomainException CONFLICT when nothing is stored yet: the bundle is still being read, or its reading failed
      */
     public Optional<DiagnosisView> diagnosis(long bundleId) {
@@ -76,24 +80,23 @@ public class DiagnosisService {
             return Optional.empty();
         }
         BundleView bundle = found.get();
-        Served served = QuarkusTransaction.requiringNew().call(() -> {
-            KnowledgeService.Loaded kb = knowledge.current();
+        KnowledgeService.Loaded kb = knowledge.current();
+        StoredRow stored = QuarkusTransaction.requiringNew().call(() -> {
             BundleDiagnosis row = BundleDiagnosis.findById(bundleId);
-            String stamp = stamp(kb);
-            if (row != null && (row.kbFingerprint.equals(stamp) || bundle.status() == BundleStatus.PROCESSING)) {
-                return new Served(row.json, row.computedAt, false); // a bundle being read again keeps its last diagnosis meanwhile
-            }
+            return row == null ? new StoredRow(null, null, null, stamp(kb))
+                    : new StoredRow(row.json, row.computedAt, row.kbFingerprint, stamp(kb));
+        });
+        Served served;
+        if (stored.json() != null && (stored.stamp().equals(stored.fingerprint()) || bundle.status() == BundleStatus.PROCESSING)) {
+            served = new Served(stored.json(), stored.computedAt(), false); // a bundle being read again keeps its last diagnosis meanwhile
+        } else {
             if (bundle.status() == BundleStatus.PROCESSING || bundle.progress().readerVersion() == null) {
                 throw notReadYet(bundle);
             }
-            Computed c = compute(bundle, kb);
-            if (bundles.tryLockRow(bundleId)) {
-                row = store(bundleId, c, stamp, row);
-                return new Served(row.json, row.computedAt, true);
-            }
-            // a writer holds the row (reading, diagnosing or deleting the bundle): serve this, unstored
-            return new Served(json(bundleId, c), Instant.now(), true);
-        });
+            Inputs in = inputs(bundle);
+            Computed c = compute(bundle, kb, in); // no transaction open
+            served = storeIfFree(bundleId, c, in.stamp()).orElseGet(() -> new Served(json(bundleId, c), Instant.now(), true));
+        }
         DiagnosisDocument doc;
         try {
             doc = FactsJson.mapper().readValue(served.json(), DiagnosisDocument.class);
@@ -105,6 +108,31 @@ public class DiagnosisService {
 
     /** A diagnosis's JSON as served, when it was computed, and whether this request computed it. */
     private record Served(String json, Instant computedAt, boolean recomputed) {}
+
+    /** The stored diagnosis (its fields null when there is none) and the stamp a current one carries. */
+    private record StoredRow(String json, Instant computedAt, String fingerprint, String stamp) {}
+
+    /**
+     * Stores a diagnosis the request computed, in a short transaction, if no writer holds the bundle's row and the
+     * bundle is not being read again meanwhile (its reading then stores its own); empty when it was not stored.
+     */
+    private Optional<Served> storeIfFree(long bundleId, Computed c, String stamp) {
+        try {
+            return QuarkusTransaction.requiringNew().call(() -> {
+                if (!bundles.tryLockRow(bundleId)) {
+                    return Optional.<Served>empty(); // a writer holds the row (reading, diagnosing or deleting the bundle)
+                }
+                if (bundles.find(bundleId).map(b -> b.status() == BundleStatus.PROCESSING).orElse(true)) {
+                    return Optional.<Served>empty(); // deleted, or being read again: its reading stores its own
+                }
+                BundleDiagnosis row = store(bundleId, c, stamp, BundleDiagnosis.findById(bundleId));
+                return Optional.of(new Served(row.json, row.computedAt, true));
+            });
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "storing the diagnosis of bundle %d failed; served unstored, computed again on the next read", bundleId);
+            return Optional.empty();
+        }
+    }
 
     /** Why a bundle with no reading stored has no diagnosis yet, with its progress; said at once, never waited out. */
     static DomainException notReadYet(BundleView b) {
@@ -118,19 +146,24 @@ public class DiagnosisService {
     }
 
     /**
-     * Computes and stores the diagnosis of a new bundle in its own transaction; a failure (even at commit) is
-     * logged and never fails the upload: the first read computes it again.
+     * Computes and stores the diagnosis of a bundle; a failure (even at commit) is logged and never fails the caller
+     * (an upload's reading, a confirmation): the first read computes it again. Three steps: its inputs are read in a
+     * short transaction, the diagnosis is computed with no transaction open (so no transaction timeout bounds it), and
+     * it is stored in another short transaction that locks the bundle's row first (a delete meanwhile: nothing stored);
+     * the past crashes index it once that one commits ({@link DiagnosisStored}).
      */
     public void computeQuietly(long bundleId) {
         try {
+            Optional<BundleView> bundle = bundles.find(bundleId);
+            if (bundle.isEmpty()) {
+                return;
+            }
+            KnowledgeService.Loaded kb = knowledge.current();
+            Inputs in = inputs(bundle.get());
+            Computed c = compute(bundle.get(), kb, in);
             QuarkusTransaction.requiringNew().run(() -> {
-                Optional<BundleView> bundle = bundles.find(bundleId);
-                if (bundle.isPresent()) {
-                    KnowledgeService.Loaded kb = knowledge.current();
-                    Computed c = compute(bundle.get(), kb);
-                    if (bundles.lockRow(bundleId)) { // else deleted meanwhile
-                        store(bundleId, c, stamp(kb), BundleDiagnosis.findById(bundleId));
-                    }
+                if (bundles.lockRow(bundleId)) { // else deleted meanwhile
+                    store(bundleId, c, in.stamp(), BundleDiagnosis.findById(bundleId));
                 }
             });
         } catch (RuntimeException e) {
@@ -138,22 +171,38 @@ public class DiagnosisService {
         }
     }
 
-    private Computed compute(BundleView bundle, KnowledgeService.Loaded kb) {
-        // what reading the bundle once gave, stored at ingest: a diagnosis never reads the blobs
-        BundleFacts read = storedFacts.find(bundle.id(), true).orElseThrow(() -> new DomainException(
-                DomainException.Kind.CONFLICT, "bundle-processing", "Bundle still being read",
-                "bundle " + bundle.id() + " has not been read yet; its diagnosis follows when it is"));
-        List<Fact> facts = new ArrayList<>(read.facts());
-        List<TextLine> lines = read.lines();
-        facts.addAll(replayOutcomes(bundle.id()));
+    /**
+     * What a diagnosis is computed from, besides the KB: the stamp it will be stored under (read first, so that a
+     * confirmation made meanwhile leaves it stale rather than hidden), the stored reading, the finished replays as facts
+     * and the confirmed cause.
+     */
+    private record Inputs(String stamp, BundleFacts read, List<Fact> replays, String confirmedId) {}
+
+    private Inputs inputs(BundleView bundle) {
+        KnowledgeService.Loaded kb = knowledge.current();
+        return QuarkusTransaction.requiringNew().call(() -> {
+            String stamp = stamp(kb);
+            // what reading the bundle once gave, stored at ingest: a diagnosis never reads the blobs
+            BundleFacts read = storedFacts.find(bundle.id(), true).orElseThrow(() -> new DomainException(
+                    DomainException.Kind.CONFLICT, "bundle-processing", "Bundle still being read",
+                    "bundle " + bundle.id() + " has not been read yet; its diagnosis follows when it is"));
+            BundleResolution resolution = BundleResolution.findById(bundle.id());
+            return new Inputs(stamp, read, replayOutcomes(bundle.id()), resolution == null ? null : resolution.articleId);
+        });
+    }
+
+    // no transaction needed: the past crashes' lookup opens its own short ones
+    private Computed compute(BundleView bundle, KnowledgeService.Loaded kb, Inputs in) {
+        List<Fact> facts = new ArrayList<>(in.read().facts());
+        List<TextLine> lines = in.read().lines();
+        facts.addAll(in.replays());
         List<Fact> deduped = Facts.dedupe(facts);
         List<String> paths = bundle.artifacts().stream().map(a -> a.path()).toList();
         // similar crashes whose cause someone confirmed are evidence too; compared on what this bundle itself says
         List<Fact> withConfirmed = new ArrayList<>(deduped);
         confirmedCrashes.forEach(c -> withConfirmed.addAll(c.confirmedLike(bundle.id(), bundle.name(), paths, deduped)));
         Diagnosis d = kb.engine().diagnose(new DiagnosisInput(withConfirmed, lines));
-        BundleResolution resolution = BundleResolution.findById(bundle.id());
-        String confirmedId = resolution == null ? null : resolution.articleId;
+        String confirmedId = in.confirmedId();
         String confirmedTitle = confirmedId == null ? null
                 : kb.source().kb().article(confirmedId).map(a -> a.title()).orElse(confirmedId);
         return new Computed(d, bundle.name(), paths, deduped, confirmedId, confirmedTitle);
