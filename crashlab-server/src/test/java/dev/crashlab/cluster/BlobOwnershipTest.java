@@ -85,7 +85,7 @@ class BlobOwnershipTest {
     void aSecondDeploymentRefusesToStartAndARestoredBackupDeletesNothingNewer() throws Exception {
         s3.createBucket("crashlab-owned");
         Map<String, String> settings = settings(s3.endpoint().toString(), "s3://crashlab-owned/blobs");
-        try (ChildServer a = ChildServer.start("owner", settings, List.of())) {
+        try (ChildServer a = ChildServer.start("owner", settings, ChildServer.SHORT_LIVED)) {
             upload(a, "first upload " + UUID.randomUUID() + "\nRuntimeError: CUDA out of memory\n");
             String ownerId;
             try (S3Client c = s3.client()) {
@@ -106,7 +106,7 @@ class BlobOwnershipTest {
 
             // (a) a second deployment: a new database on the same bucket, while A runs
             Throwable refused = org.assertj.core.api.Assertions.catchThrowable(
-                    () -> ChildServer.start("intruder", settings, List.of()).close());
+                    () -> ChildServer.start("intruder", settings, ChildServer.SHORT_LIVED).close());
             assertThat(refused).as("the second deployment must not start").isNotNull();
             Matcher both = Pattern.compile("belongs to deployment (" + UUID_RE + ").*this server's database belongs to deployment ("
                     + UUID_RE + ")", Pattern.DOTALL).matcher(refused.getMessage());
@@ -132,7 +132,7 @@ class BlobOwnershipTest {
     @Test
     void aMissingBucketMeansNotReadyAndUploadsAnswer503UntilItExists() throws Exception {
         Map<String, String> settings = settings(s3.endpoint().toString(), "s3://crashlab-not-yet/blobs");
-        try (ChildServer c = ChildServer.start("nobucket", settings, List.of())) {
+        try (ChildServer c = ChildServer.start("nobucket", settings, ChildServer.SHORT_LIVED)) {
             Response ready = given().get(c.url() + "/q/health/ready");
             assertThat(ready.statusCode()).isEqualTo(503);
             assertThat(ready.asString()).contains("DOWN").contains("s3://crashlab-not-yet/blobs/").contains("object store");
@@ -160,7 +160,7 @@ class BlobOwnershipTest {
             port = s.getLocalPort(); // closed again: nothing listens there
         }
         Map<String, String> settings = settings("http://127.0.0.1:" + port, "s3://crashlab-down/blobs");
-        try (ChildServer c = ChildServer.start("s3down", settings, List.of())) {
+        try (ChildServer c = ChildServer.start("s3down", settings, ChildServer.SHORT_LIVED)) {
             Response ready = given().get(c.url() + "/q/health/ready");
             assertThat(ready.statusCode()).isEqualTo(503);
             assertThat(ready.asString()).contains("DOWN").contains("s3://crashlab-down/blobs/");

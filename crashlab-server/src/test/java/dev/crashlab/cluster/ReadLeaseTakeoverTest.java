@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 @BesideInProcessTests
 class ReadLeaseTakeoverTest {
 
-    private static final long LEASE_S = 10;
+    private static final long LEASE_S = 4;
     private static S3ProxyServer s3;
 
     @BeforeAll
@@ -61,8 +61,8 @@ class ReadLeaseTakeoverTest {
         s3.createBucket("crashlab-leases");
         Map<String, String> slow = settings();
         slow.put("crashlab.ingest.test-pause", "3s");
-        try (ChildServer a = ChildServer.start("lease_a", slow, List.of());
-             ChildServer b = ChildServer.sharing("lease_b", a, settings(), List.of())) {
+        try (ChildServer a = ChildServer.start("lease_a", slow, ChildServer.SHORT_LIVED);
+             ChildServer b = ChildServer.sharing("lease_b", a, settings(), ChildServer.SHORT_LIVED)) {
             String nonce = UUID.randomUUID().toString();
             long id = a.api()
                     .multiPart("file", "rank-0.log", ("rank 0 " + nonce + "\nRuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n").getBytes(), "text/plain")

@@ -48,6 +48,8 @@ public class SharedStorageProfile implements QuarkusTestProfile {
             m.put("crashlab.s3.path-style", "true");
             m.put("crashlab.s3.part-size", "5M");
             m.put("crashlab.crash-index.poll-interval", "200ms");
+            // a killed server's unfinished bundles are taken over 5 s after its last renewal, not the default 60 s
+            m.put("crashlab.ingest.lease", "5s");
             SETTINGS.clear();
             SETTINGS.putAll(m);
             return m;

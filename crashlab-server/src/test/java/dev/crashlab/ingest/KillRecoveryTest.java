@@ -55,7 +55,7 @@ class KillRecoveryTest {
         try (ChildServer server = ChildServer.start("kill", Map.of(
                 "crashlab.ingest.test-pause", "1s",
                 "crashlab.upload.max-request-size", "256M",
-                "crashlab.upload.max-expanded-size", "256M"), List.of("-Xmx512m"))) {
+                "crashlab.upload.max-expanded-size", "256M"), ChildServer.shortLived("-Xmx512m"))) {
 
             // life 1: a bundle is accepted and being read, while another upload is still being received
             Map<String, byte[]> readFiles = new LinkedHashMap<>();
