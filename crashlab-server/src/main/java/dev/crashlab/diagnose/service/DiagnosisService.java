@@ -93,7 +93,7 @@ public class DiagnosisService {
             if (bundle.status() == BundleStatus.PROCESSING || bundle.progress().readerVersion() == null) {
                 throw notReadYet(bundle);
             }
-            Inputs in = inputs(bundle);
+            Inputs in = inputs(bundle, kb);
             Computed c = compute(bundle, kb, in); // no transaction open
             served = storeIfFree(bundleId, c, in.stamp()).orElseGet(() -> new Served(json(bundleId, c), Instant.now(), true));
         }
@@ -159,7 +159,7 @@ public class DiagnosisService {
                 return;
             }
             KnowledgeService.Loaded kb = knowledge.current();
-            Inputs in = inputs(bundle.get());
+            Inputs in = inputs(bundle.get(), kb);
             Computed c = compute(bundle.get(), kb, in);
             QuarkusTransaction.requiringNew().run(() -> {
                 if (bundles.lockRow(bundleId)) { // else deleted meanwhile
@@ -178,8 +178,7 @@ public class DiagnosisService {
      */
     private record Inputs(String stamp, BundleFacts read, List<Fact> replays, String confirmedId) {}
 
-    private Inputs inputs(BundleView bundle) {
-        KnowledgeService.Loaded kb = knowledge.current();
+    private Inputs inputs(BundleView bundle, KnowledgeService.Loaded kb) {
         return QuarkusTransaction.requiringNew().call(() -> {
             String stamp = stamp(kb);
             // what reading the bundle once gave, stored at ingest: a diagnosis never reads the blobs
