@@ -18,7 +18,6 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -42,14 +41,7 @@ class BlobOwnershipTest {
     @BeforeAll
     static void startStore() throws Exception {
         Assumptions.assumeTrue(ChildServer.postgresAvailable(), "needs the test PostgreSQL (eval \"$(scripts/test-pg start)\")");
-        s3 = S3ProxyServer.start();
-    }
-
-    @AfterAll
-    static void stopStore() throws Exception {
-        if (s3 != null) {
-            s3.close();
-        }
+        s3 = S3ProxyServer.shared(); // buckets of this class's own
     }
 
     private static Map<String, String> settings(String endpoint, String address) {

@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -34,14 +33,7 @@ class ReadLeaseTakeoverTest {
     @BeforeAll
     static void start() throws Exception {
         Assumptions.assumeTrue(ChildServer.postgresAvailable(), "needs the test PostgreSQL (eval \"$(scripts/test-pg start)\")");
-        s3 = S3ProxyServer.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (s3 != null) {
-            s3.close();
-        }
+        s3 = S3ProxyServer.shared(); // buckets of this class's own
     }
 
     private static Map<String, String> settings() {

@@ -44,7 +44,7 @@ class UploadsWithoutALockTest {
     @BeforeAll
     static void start() throws Exception {
         Assumptions.assumeTrue(ChildServer.postgresAvailable(), "needs the test PostgreSQL (eval \"$(scripts/test-pg start)\")");
-        s3 = S3ProxyServer.start();
+        s3 = S3ProxyServer.shared(); // buckets of this class's own
         bigFile = Files.createDirectories(Path.of("target", "uploads-without-a-lock")).resolve("big-" + UUID.randomUUID() + ".bin");
         SplittableRandom random = new SplittableRandom();
         byte[] chunk = new byte[1 << 20];
@@ -65,9 +65,6 @@ class UploadsWithoutALockTest {
 
     @AfterAll
     static void stop() throws Exception {
-        if (s3 != null) {
-            s3.close();
-        }
         if (bigFile != null) {
             Files.deleteIfExists(bigFile);
         }

@@ -74,6 +74,21 @@ public final class S3ProxyServer implements AutoCloseable {
         throw new IllegalStateException("S3Proxy did not listen on " + endpoint + " within 60 s");
     }
 
+    private static S3ProxyServer shared;
+
+    /**
+     * One S3Proxy for every test class of this JVM that asks for it, each class on buckets of its own (a start costs
+     * about 4 s of CPU); stopped when the JVM exits, never by a test.
+     */
+    public static synchronized S3ProxyServer shared() throws IOException, InterruptedException {
+        if (shared == null || !shared.process.isAlive()) {
+            S3ProxyServer s = start();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> s.process.destroyForcibly(), "s3proxy-stop"));
+            shared = s;
+        }
+        return shared;
+    }
+
     private static synchronized String classpath(Path project) throws IOException, InterruptedException {
         Path file = project.resolve("target/s3proxy/classpath.txt");
         Path pom = project.resolve("crashlab-server/src/test/s3proxy/pom.xml");
