@@ -28,7 +28,7 @@ public final class DiagnosisEngine {
 
     /** Diagnoses one bundle. */
     public Diagnosis diagnose(DiagnosisInput input) {
-        RelevantEvents.Split split = RelevantEvents.split(JobPlatform.settle(input));
+        RelevantEvents.Split split = RelevantEvents.split(GpuMemoryHolders.derive(JobPlatform.settle(input)));
         DiagnosisContext ctx = new DiagnosisContext(split.relevant(), kb, compat, similarity);
         ctx.allInput = input;
         DiagnosisRules.run(DiagnosisRules.PIPELINE, ctx);
