@@ -25,14 +25,26 @@ public final class PastedText {
 
     private PastedText() {}
 
-    /** The forms found in a file's head: what {@link #clean} undoes. {@code wrapWidth} 0: not wrapped. */
-    public record Form(boolean ansi, boolean entities, boolean quoted, boolean fenced, int wrapWidth) {
+    /**
+     * The forms found in a file's head: what {@link #clean} undoes. {@code wrapWidth} 0: not wrapped. {@code wrapRows}:
+     * the 1-based numbers of single rows cut at a console's width in a file that is not wrapped throughout, each joined
+     * with the row after it ({@link #singleWrapRows}).
+     */
+    public record Form(boolean ansi, boolean entities, boolean quoted, boolean fenced, int wrapWidth, Set<Long> wrapRows) {
 
         public static final Form NONE = new Form(false, false, false, false, 0);
 
+        public Form {
+            wrapRows = Set.copyOf(wrapRows);
+        }
+
+        public Form(boolean ansi, boolean entities, boolean quoted, boolean fenced, int wrapWidth) {
+            this(ansi, entities, quoted, fenced, wrapWidth, Set.of());
+        }
+
         /** Tells whether anything is to be undone. */
         public boolean any() {
-            return ansi || entities || quoted || fenced || wrapWidth > 0;
+            return ansi || entities || quoted || fenced || wrapWidth > 0 || !wrapRows.isEmpty();
         }
     }
 
@@ -132,7 +144,107 @@ public final class PastedText {
         // a fence alone is a Markdown document's, read as written; beside an issue page's entities or a reply's quotes
         // it is the paste's frame
         boolean pasted = ansi || entities >= 2 || quoted;
-        return new Form(ansi, entities >= 2, quoted, fenced && pasted, wrap);
+        Set<Long> rows = wrap == 0 && !quoted && !ansi && entities < 2 ? singleWrapRows(head, start, end) : Set.of();
+        return new Form(ansi, entities >= 2, quoted, fenced && pasted, wrap, rows);
+    }
+
+    /** The widths a terminal or chat client most often breaks a copied line at (80 columns, and 100 and 120). */
+    static final int[] CONSOLE_WIDTHS = {80, 100, 120};
+
+    /**
+     * The single rows of a console's width that were cut inside one token, where the file is not wrapped throughout: a
+     * short paste with one long line (an error message, a DLL path) broken at 80, 100 or 120 columns. A row is joined
+     * with the next only when the cut cannot be a line end: the row is exactly a console's width and ends inside a word
+     * or a path; the next row goes on in lower case, a digit or a path character (a new line starts with a capital, a
+     * time stamp, a bracket, a key or indentation: `Faulting module name:`, `ERROR:`, `  File`), is shorter than the
+     * width and is no column listing (no run of three spaces); and the token across the cut is a technical one (a
+     * path, a file or library name, a number, a status name: it holds one of {@code / \ . _ :} or a digit). Two words of
+     * prose cut at a space are never glued ("is" + "too"); a word of prose cut inside itself ("allo" + "cate") is left
+     * cut, which loses nothing a rule reads whole.
+     */
+    static Set<Long> singleWrapRows(byte[] b, int start, int end) {
+        Set<Long> rows = new HashSet<>();
+        long number = 0;
+        int i = start;
+        while (i < end) {
+            int e = i;
+            while (e < end && b[e] != '\n') {
+                e++;
+            }
+            number++;
+            int le = e > i && b[e - 1] == '\r' ? e - 1 : e;
+            int next = e + 1;
+            if (next < end && le > i && isConsoleWidth(columns(b, i, le)) && !tableRow(b, i, le)) {
+                int ne = next;
+                while (ne < end && b[ne] != '\n') {
+                    ne++;
+                }
+                int nle = ne > next && b[ne - 1] == '\r' ? ne - 1 : ne;
+                if (nle > next && continues(b, i, le, next, nle)) {
+                    rows.add(number);
+                }
+            }
+            i = e + 1;
+        }
+        return rows;
+    }
+
+    private static boolean isConsoleWidth(int cols) {
+        for (int w : CONSOLE_WIDTHS) {
+            if (cols == w) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int columns(byte[] b, int from, int to) {
+        int cols = 0;
+        for (int k = from; k < to; k++) {
+            cols += (b[k] & 0xC0) == 0x80 ? 0 : 1;
+        }
+        return cols;
+    }
+
+    // the row [from, to) was cut inside a token that the row [nfrom, nto) goes on with
+    private static boolean continues(byte[] b, int from, int to, int nfrom, int nto) {
+        byte last = b[to - 1];
+        byte first = b[nfrom];
+        if (!(wordByte(last) || last == '/' || last == '\\' || last == '.')) {
+            return false;
+        }
+        boolean goesOn = first >= 'a' && first <= 'z' || first >= '0' && first <= '9' || first == '_' || first == '/'
+                || first == '\\' || first == '.' || last == '_' && first >= 'A' && first <= 'Z';
+        if (!goesOn || columns(b, nfrom, nto) >= columns(b, from, to)) {
+            return false;
+        }
+        int spaces = 0;
+        for (int k = nfrom; k < nto; k++) {
+            spaces = b[k] == ' ' || b[k] == '\t' ? spaces + 1 : 0;
+            if (spaces >= 3) {
+                return false; // a column listing (conda list, pip list) lines up its rows with runs of spaces
+            }
+        }
+        // the token across the cut: the row's last run without blanks and the next row's first
+        int ts = to;
+        while (ts > from && b[ts - 1] != ' ' && b[ts - 1] != '\t') {
+            ts--;
+        }
+        int te = nfrom;
+        while (te < nto && b[te] != ' ' && b[te] != '\t') {
+            te++;
+        }
+        return technical(b, ts, to) || technical(b, nfrom, te);
+    }
+
+    private static boolean technical(byte[] b, int from, int to) {
+        for (int k = from; k < to; k++) {
+            byte c = b[k];
+            if (c == '/' || c == '\\' || c == '.' || c == '_' || c == ':' || c >= '0' && c <= '9') {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The bytes of {@code in} with the forms of {@code form} undone; {@code in} itself when there are none. */
@@ -315,6 +427,9 @@ public final class PastedText {
         private final ByteArrayOutputStream joined = new ByteArrayOutputStream();
         private int owed;
         private byte[] eol = {'\n'};
+        // the 1-based number of the line just read, and whether a single wrapped row waits for the next
+        private long number;
+        private boolean joiningSingle;
 
         Cleaning(InputStream in, Form form) {
             super(new java.io.BufferedInputStream(in, 1 << 16));
@@ -397,7 +512,38 @@ public final class PastedText {
                 }
                 byte[] clean = cleanLine(line, len, form);
                 lineLen = 0;
+                number++;
+                if (form.wrapWidth() == 0 && !form.wrapRows().isEmpty()) {
+                    // a single row cut at a console's width: joined with the next, which becomes an empty line
+                    boolean joinNext = ended && form.wrapRows().contains(number);
+                    if (joiningSingle) {
+                        joined.write(clean);
+                        owed++;
+                    } else if (joinNext) {
+                        joined.write(clean);
+                        eol = lineEnd;
+                    } else {
+                        out.write(clean);
+                        if (ended) {
+                            out.write(lineEnd);
+                        }
+                        continue;
+                    }
+                    joiningSingle = joinNext;
+                    if (!joinNext) {
+                        flushJoined(out, ended);
+                    }
+                    continue;
+                }
                 if (form.wrapWidth() > 0) {
+                    if (clean.length == 0 && joined.size() == 0 && owed == 0) {
+                        // an empty line with no wrapped line pending stays (flushJoined writes nothing for it, and the
+                        // lines after it would be cited one line early)
+                        if (ended) {
+                            out.write(lineEnd);
+                        }
+                        continue;
+                    }
                     if (joined.size() > 0 || owed > 0) {
                         joined.write(clean);
                         owed++;

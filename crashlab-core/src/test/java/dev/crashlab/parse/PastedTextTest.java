@@ -101,6 +101,25 @@ class PastedTextTest {
     }
 
     @Test
+    void anEmptyLineInAWrappedCopyKeepsItsPlaceSoLaterLinesKeepTheirNumbers() throws IOException {
+        String long1 = "Could not load library cudnn_cnn_infer64_8.dll. Error code 126 " + row('a', 100);
+        String long2 = "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'cudart64_110.dll' " + row('A', 30);
+        StringBuilder log = new StringBuilder("first\n\n");
+        for (String l : List.of(long1, long2)) {
+            for (int i = 0; i < l.length(); i += 80) {
+                log.append(l, i, Math.min(l.length(), i + 80)).append("\n");
+            }
+            log.append("\n");
+        }
+        log.append("done\n");
+        assertThat(detect(log.toString()).wrapWidth()).isEqualTo(80);
+        List<String> in = log.toString().lines().toList();
+        List<String> out = clean(log.toString()).lines().toList();
+        assertThat(out).hasSameSizeAs(in);
+        assertThat(out).containsExactly("first", "", long1, "", "", "", long2, "", "", "done");
+    }
+
+    @Test
     void rowsOfOneWidthThatAreNotAWrapStayApart() {
         // an nvidia-smi table: every row as wide as the next
         String table = "+-----------------------------------------------------------------------------+\n"
