@@ -83,15 +83,20 @@ class PastedTextTest {
         return b.toString();
     }
 
+    /** Appends {@code line} as a console 80 columns wide shows it: rows of 80, each ended by {@code eol}. */
+    private static void cutAt80(StringBuilder log, String line, String eol) {
+        for (int i = 0; i < line.length(); i += 80) {
+            log.append(line, i, Math.min(line.length(), i + 80)).append(eol);
+        }
+    }
+
     @Test
     void aConsolesWrappedRowsAreJoinedOnTheFirstRowsLine() throws IOException {
         String long1 = "Could not load library cudnn_cnn_infer64_8.dll. Error code 126 " + row('a', 100);
         String long2 = "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'cudart64_110.dll' " + row('A', 30);
         StringBuilder log = new StringBuilder("2025-03-14 start\n");
         for (String l : List.of(long1, long2)) {
-            for (int i = 0; i < l.length(); i += 80) {
-                log.append(l, i, Math.min(l.length(), i + 80)).append("\r\n");
-            }
+            cutAt80(log, l, "\r\n");
         }
         log.append("done\n");
         assertThat(detect(log.toString()).wrapWidth()).isEqualTo(80);
@@ -106,9 +111,7 @@ class PastedTextTest {
         String long2 = "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'cudart64_110.dll' " + row('A', 30);
         StringBuilder log = new StringBuilder("first\n\n");
         for (String l : List.of(long1, long2)) {
-            for (int i = 0; i < l.length(); i += 80) {
-                log.append(l, i, Math.min(l.length(), i + 80)).append("\n");
-            }
+            cutAt80(log, l, "\n");
             log.append("\n");
         }
         log.append("done\n");
