@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 
 /**
  * Reads library load failures ({@code Could not load dynamic library}, {@code cannot open shared object file},
- * {@code Could not locate zlibwapi.dll}, {@code DLL load failed}, {@code [WinError 126]}) and the CUDA
+ * {@code Could not locate zlibwapi.dll}, {@code Could not load "nvrtc64_70.dll"}, {@code DLL load failed}, {@code [WinError 126]}) and the CUDA
  * libraries a log says it opened or wanted, as versions ({@code cudart64_110.dll} is CUDA 11.0).
  *
  * <p>NOTE: stateful (a {@code [WinError 126] ... Error loading} whose path wrapped onto the next line is
@@ -24,6 +24,9 @@ final class LibraryLoadRule {
     private static final Pattern LOAD_LIBRARY = Pattern.compile(
             "(?:Could not load library|Library|Unable to load) '?([\\w.+-]{1,200}\\.(?:dll|so[\\w.]{0,40}))'?\\.?"
                     + " ?((?:Error code \\d{1,10})|is not found or cannot be loaded|.{0,0})");
+    // libgpuarray and other C loaders quote the name: Could not load "nvrtc64_70.dll": The specified module could not be found.
+    private static final Pattern QUOTED_LOAD = Pattern.compile(
+            "Could not load \"([\\w.+-]{1,200}\\.(?:dll|so[\\w.]{0,40}))\":? ?([^\"'\\\\]{0,200})");
     private static final Pattern LOAD_ANY = Pattern.compile("Unable to load any of \\{([^}]{1,1000})\\}");
     private static final Pattern DLL_LOAD = Pattern.compile(
             "(?i)DLL load failed(?: while importing (\\w{1,200}))?(?:: ?(.{1,500})| with (error ?code -?\\d{1,10}.{0,200}))");
@@ -85,6 +88,11 @@ final class LibraryLoadRule {
         m = LOAD_ANY.matcher(t);
         if (m.find()) {
             emit(line, m.group(1).strip(), "none of them could be loaded", out);
+            return;
+        }
+        m = QUOTED_LOAD.matcher(t);
+        if (m.find()) {
+            emit(line, m.group(1), m.group(2), out);
             return;
         }
         m = LOAD_LIBRARY.matcher(t);

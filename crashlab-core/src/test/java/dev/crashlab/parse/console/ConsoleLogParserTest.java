@@ -115,6 +115,18 @@ class ConsoleLogParserTest {
     }
 
     @Test
+    void readsALibraryNameInDoubleQuotes(@TempDir Path tmp) throws IOException {
+        Path file = tmp.resolve("quoted.txt");
+        Files.writeString(file, "pygpu.gpuarray.GpuArrayException: b'Could not load \"nvrtc64_102.dll\": The specified module could not be found.\\r\\n'\n"
+                + "Could not load \"libcublas.so.9.1\"\n");
+        ParseResult r = PARSER.parse(new ParseInput("quoted.txt", ArtifactType.TEXT, file));
+        assertThat(r.facts()).filteredOn(LibraryLoadFailure.class::isInstance).map(LibraryLoadFailure.class::cast)
+                .extracting(LibraryLoadFailure::library, LibraryLoadFailure::reason)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("nvrtc64_102.dll", "The specified module could not be found."),
+                        org.assertj.core.groups.Tuple.tuple("libcublas.so.9.1", null));
+    }
+
+    @Test
     void readsTheToolkitOfNvccOutputPastedIntoALog(@TempDir Path tmp) throws IOException {
         Path file = tmp.resolve("nvcc.txt");
         Files.writeString(file, "FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcufft.so.10: cannot open shared object file\n"
