@@ -4,13 +4,16 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import java.util.Map;
 
 /**
- * Quinoa is off in tests by default; the browser tests need the built UI served from the app. A random
- * HTTP port keeps this extra Quarkus boot clear of other test runs on the machine.
+ * Quinoa is off in tests by default; the browser tests need the built UI served from the app. Quinoa builds it with
+ * {@code npm run build:once} (frontend/scripts/build-once.mjs): {@code npm run build} once per test run, the same build
+ * again while frontend/ is unchanged (each UI profile's Quarkus build asks for it). A random HTTP port keeps this extra
+ * Quarkus boot clear of other test runs on the machine.
  */
 public class UiTestProfile implements QuarkusTestProfile {
 
     @Override
     public Map<String, String> getConfigOverrides() {
-        return Map.of("quarkus.quinoa", "true", "quarkus.http.test-port", "0");
+        return Map.of("quarkus.quinoa", "true", "quarkus.http.test-port", "0",
+                "quarkus.quinoa.package-manager-command.build", "run build:once");
     }
 }
