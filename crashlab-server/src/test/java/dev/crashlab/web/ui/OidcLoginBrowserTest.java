@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
  * roles; local accounts keep signing in with their passwords.
  */
 @QuarkusTest
-@TestProfile(OidcTestProfile.class)
+@TestProfile(UiTestProfile.class)
 class OidcLoginBrowserTest {
 
     @TestHTTPResource("/")
