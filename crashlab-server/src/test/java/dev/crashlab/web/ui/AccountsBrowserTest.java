@@ -12,6 +12,7 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.AriaRole;
 import com.microsoft.playwright.options.Cookie;
 import com.microsoft.playwright.options.SameSiteAttribute;
+import dev.crashlab.account.FirstStart;
 import dev.crashlab.account.SetupLink;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -31,10 +32,12 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * Acceptance 2 of issue 12 (the accounts half): first-start setup from the one-time link, upload, sign-out
  * and sign-in in a real Chromium with no credentials but the session cookie; and a viewer who sees no
- * Delete, Confirm or Reproduce.
+ * Delete, Confirm or Reproduce. The first start is the running app's: its accounts removed and its start-up
+ * observer run again ({@link FirstStart}), so this class shares the browser profile's app instead of booting its own.
+ * Tests that need accounts make their own, so no other test depends on the removed ones.
  */
 @QuarkusTest
-@TestProfile(NoAccountsTestProfile.class)
+@TestProfile(UiTestProfile.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AccountsBrowserTest extends BrowserPageTest {
 
@@ -53,6 +56,9 @@ class AccountsBrowserTest extends BrowserPageTest {
     @Order(1)
     void firstStartSetupThenUploadSignOutAndSignIn() throws Exception {
         Path file = Path.of("target/test-data").resolve(SetupLink.FILE_NAME);
+        assertTrue(FirstStart.observesStartUp(), "SetupLink runs at every start (observes StartupEvent)");
+        Files.deleteIfExists(file); // so that the file below is this start's
+        FirstStart.withNoAccounts();
         assertTrue(Files.exists(file), "start-up with no accounts writes " + file);
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
         URI link = URI.create(Files.readString(file).strip());
