@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * Acceptance 2 of issue 27: a link to a Windows event log's record ({@code System.evtx:62800}) opens that record
  * with its fields, its XML and its neighbours, in under 1 s, and the page never downloads the .evtx file. The log
  * is written by the test-side EVTX writer. The 1 s is timed from the click to the record's fields on screen, after one
- * untimed open (first use of the code), the fastest of {@link #TRIES} opens.
+ * untimed open (first use of the code), as the median of {@link #TRIES} opens.
  */
 @QuarkusTest
 @TestProfile(UiTestProfile.class)
@@ -33,7 +33,7 @@ class EventEvidenceBrowserTest extends BrowserPageTest {
 
     static final long FIRST = 62_700;
     static final int COUNT = 200;
-    /** Timed opens of the record; the fastest counts. */
+    /** Timed opens of the record; the median counts. */
     static final int TRIES = 3;
 
     @Test
@@ -64,8 +64,8 @@ class EventEvidenceBrowserTest extends BrowserPageTest {
         close.click();
         assertThat(event).hasCount(0);
         // then timed: click to the record's fields on screen, each open asking the server again (the viewer keeps
-        // nothing). The fastest of TRIES counts: a record that takes 1 s to open does on every try, while an open
-        // slowed by other processes on a busy machine is not slow on all of them
+        // nothing). The median of TRIES counts: a record that takes 1 s to open does so on most tries, while one open
+        // slowed by other processes on a busy machine does not decide
         List<Long> tries = new ArrayList<>();
         for (int i = 0; i < TRIES; i++) {
             if (i > 0) {
@@ -81,9 +81,9 @@ class EventEvidenceBrowserTest extends BrowserPageTest {
             assertTrue(requests.stream().filter(u -> u.contains("/events/" + record)).count() > asked,
                     "the timed open asked the server for the record");
         }
-        long millis = tries.stream().mapToLong(Long::longValue).min().orElseThrow();
-        System.out.printf("EventEvidenceBrowserTest: the record opened in %s ms (fastest of %d, after one untimed open)%n", tries, TRIES);
-        assertTrue(millis < 1000, "the record opened in " + millis + " ms at best (tries: " + tries + " ms)");
+        long millis = tries.stream().sorted().toList().get(TRIES / 2);
+        System.out.printf("EventEvidenceBrowserTest: the record opened in %s ms (median of %d counts, after one untimed open)%n", tries, TRIES);
+        assertTrue(millis < 1000, "the record opened in " + millis + " ms, the median (tries: " + tries + " ms)");
 
         assertThat(event.getByTestId("event-fields")).containsText("41");
         assertThat(event.getByTestId("event-fields")).containsText("Critical");
