@@ -20,7 +20,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -44,15 +43,8 @@ class MigrateCheckTest {
     @BeforeAll
     static void startStore() throws Exception {
         Assumptions.assumeTrue(ChildServer.postgresAvailable(), "needs the test PostgreSQL (eval \"$(scripts/test-pg start)\")");
-        s3 = S3ProxyServer.start();
+        s3 = S3ProxyServer.shared(); // buckets of this class's own
         work = Files.createTempDirectory(Files.createDirectories(Path.of("target", "migrate-check").toAbsolutePath()), "run-");
-    }
-
-    @AfterAll
-    static void stopStore() throws Exception {
-        if (s3 != null) {
-            s3.close();
-        }
     }
 
     static String sha256(byte[] b) {

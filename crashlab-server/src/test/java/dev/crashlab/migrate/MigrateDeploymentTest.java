@@ -114,7 +114,8 @@ class MigrateDeploymentTest {
         // 1. a real server on H2 in its own data folder, blobs local
         Path data = Files.createDirectories(Path.of("target", "migrate-deployment", UUID.randomUUID().toString(), "data")
                 .toAbsolutePath());
-        ChildServer h2 = ChildServer.start("migrate-h2", Map.of(), List.of("-Dquarkus.test.profile=test,h2",
+        // both servers take and serve a few small bundles: C1 only (ChildServer.SHORT_LIVED)
+        ChildServer h2 = ChildServer.start("migrate-h2", Map.of(), ChildServer.shortLived("-Dquarkus.test.profile=test,h2",
                 "-D%h2.crashlab.data-dir=" + data,
                 "-D%h2.quarkus.datasource.jdbc.url=jdbc:h2:file:" + data.resolve("db").resolve("crashlab")
                         + ";DB_CLOSE_ON_EXIT=FALSE;LOCK_TIMEOUT=10000",
@@ -168,95 +169,94 @@ class MigrateDeploymentTest {
         assertThat(Files.exists(data.resolve("db").resolve("crashlab.mv.db"))).isTrue();
 
         // 2. migrate, killed once midway, then run again
-        try (S3ProxyServer s3 = S3ProxyServer.start()) {
-            String bucket = "migrated-" + UUID.randomUUID().toString().substring(0, 8);
-            s3.createBucket(bucket);
-            String url = MigrateRuns.freshDatabase("deployment");
-            String database = url.substring(url.lastIndexOf('/') + 1);
-            Map<String, String> env = MigrateRuns.s3Env(s3, bucket + "/blobs");
-            env.put("CRASHLAB_DB_URL", url);
+        S3ProxyServer s3 = S3ProxyServer.shared(); // a bucket of this test's own
+        String bucket = "migrated-" + UUID.randomUUID().toString().substring(0, 8);
+        s3.createBucket(bucket);
+        String url = MigrateRuns.freshDatabase("deployment");
+        String database = url.substring(url.lastIndexOf('/') + 1);
+        Map<String, String> env = MigrateRuns.s3Env(s3, bucket + "/blobs");
+        env.put("CRASHLAB_DB_URL", url);
 
-            // killed (kill -9) right after the first two audit rows were committed: midway through a table
-            String killed = MigrateRuns.runAndKillIn(env, "audit_event", "--from", data.toString());
-            assertThat(killed).contains("blobs: 6 of 6 verified").contains("test pause: 2 rows of audit_event")
-                    .doesNotContain("done:");
-            long auditRows;
-            try (Connection source = DriverManager.getConnection(Migrate.h2Url(data, true), "sa", "")) {
-                auditRows = rows(source, "audit_event");
+        // killed (kill -9) right after the first two audit rows were committed: midway through a table
+        String killed = MigrateRuns.runAndKillIn(env, "audit_event", "--from", data.toString());
+        assertThat(killed).contains("blobs: 6 of 6 verified").contains("test pause: 2 rows of audit_event")
+                .doesNotContain("done:");
+        long auditRows;
+        try (Connection source = DriverManager.getConnection(Migrate.h2Url(data, true), "sa", "")) {
+            auditRows = rows(source, "audit_event");
+        }
+        assertThat(auditRows).as("the source's audit rows (user, sign-in, token, confirmation ...)").isGreaterThan(2);
+        var resumed = MigrateRuns.run(env, "--from", data.toString());
+        assertThat(resumed.status()).as(resumed.output()).isZero();
+        assertThat(resumed.output()).contains("continuing an earlier run")
+                .contains("rows: audit_event: " + auditRows + " of " + auditRows + " (" + (auditRows - 2) + " new, 2 there from an earlier run)")
+                .contains("blobs: 6 of 6 verified (").contains("0 uploaded this run").contains("done:")
+                .doesNotContain("LogManager accessed before");
+        // no row twice: every table holds as many rows as the source
+        try (Connection source = DriverManager.getConnection(Migrate.h2Url(data, true), "sa", "");
+                Connection target = DriverManager.getConnection(url, "crashlab", "")) {
+            for (String t : List.of("bundle", "artifact", "artifact_facts", "bundle_diagnosis", "bundle_resolution",
+                    "app_user", "api_token", "audit_event", "crash_change")) {
+                assertThat(rows(target, t)).as(t).isEqualTo(rows(source, t));
             }
-            assertThat(auditRows).as("the source's audit rows (user, sign-in, token, confirmation ...)").isGreaterThan(2);
-            var resumed = MigrateRuns.run(env, "--from", data.toString());
-            assertThat(resumed.status()).as(resumed.output()).isZero();
-            assertThat(resumed.output()).contains("continuing an earlier run")
-                    .contains("rows: audit_event: " + auditRows + " of " + auditRows + " (" + (auditRows - 2) + " new, 2 there from an earlier run)")
-                    .contains("blobs: 6 of 6 verified (").contains("0 uploaded this run").contains("done:")
-                    .doesNotContain("LogManager accessed before");
-            // no row twice: every table holds as many rows as the source
-            try (Connection source = DriverManager.getConnection(Migrate.h2Url(data, true), "sa", "");
-                    Connection target = DriverManager.getConnection(url, "crashlab", "")) {
-                for (String t : List.of("bundle", "artifact", "artifact_facts", "bundle_diagnosis", "bundle_resolution",
-                        "app_user", "api_token", "audit_event", "crash_change")) {
-                    assertThat(rows(target, t)).as(t).isEqualTo(rows(source, t));
-                }
-                assertThat(rows(target, "audit_event")).isEqualTo(auditRows).isPositive();
-                String identity;
-                try (Statement st = target.createStatement();
-                        ResultSet rs = st.executeQuery("select identity from deployment where id = 1")) {
-                    rs.next();
-                    identity = rs.getString(1);
-                }
-                try (S3Client c = s3.client()) {
-                    assertThat(c.getObjectAsBytes(b -> b.bucket(bucket).key("blobs/crashlab-deployment")).asUtf8String().strip())
-                            .isEqualTo(identity);
-                }
+            assertThat(rows(target, "audit_event")).isEqualTo(auditRows).isPositive();
+            String identity;
+            try (Statement st = target.createStatement();
+                    ResultSet rs = st.executeQuery("select identity from deployment where id = 1")) {
+                rs.next();
+                identity = rs.getString(1);
             }
+            try (S3Client c = s3.client()) {
+                assertThat(c.getObjectAsBytes(b -> b.bucket(bucket).key("blobs/crashlab-deployment")).asUtf8String().strip())
+                        .isEqualTo(identity);
+            }
+        }
 
-            // 3. a server on PostgreSQL + S3 serves it all
-            Map<String, String> settings = new HashMap<>();
-            settings.put("crashlab.blob-store", "s3://" + bucket + "/blobs");
-            settings.put("crashlab.s3.endpoint", s3.endpoint().toString());
-            settings.put("crashlab.s3.region", "us-east-1");
-            settings.put("crashlab.s3.access-key-id", S3ProxyServer.KEY);
-            settings.put("crashlab.s3.secret-access-key", S3ProxyServer.SECRET);
-            settings.put("crashlab.s3.path-style", "true");
-            try (ChildServer pg = ChildServer.onDatabase("migrated", database, settings, List.of())) {
-                given().baseUri(pg.url()).port(pg.base().getPort()).get("/q/health/ready").then().statusCode(200);
-                String q = query;
-                Seen after = null;
-                long deadline = System.nanoTime() + 120_000_000_000L;
-                while (System.nanoTime() < deadline) { // the new server builds its index from the database first
-                    after = look(pg, ids, q);
-                    if (after.hits().equals(before.hits())) {
-                        break;
-                    }
-                    Thread.sleep(500);
+        // 3. a server on PostgreSQL + S3 serves it all
+        Map<String, String> settings = new HashMap<>();
+        settings.put("crashlab.blob-store", "s3://" + bucket + "/blobs");
+        settings.put("crashlab.s3.endpoint", s3.endpoint().toString());
+        settings.put("crashlab.s3.region", "us-east-1");
+        settings.put("crashlab.s3.access-key-id", S3ProxyServer.KEY);
+        settings.put("crashlab.s3.secret-access-key", S3ProxyServer.SECRET);
+        settings.put("crashlab.s3.path-style", "true");
+        try (ChildServer pg = ChildServer.onDatabase("migrated", database, settings, ChildServer.SHORT_LIVED)) {
+            given().baseUri(pg.url()).port(pg.base().getPort()).get("/q/health/ready").then().statusCode(200);
+            String q = query;
+            Seen after = null;
+            long deadline = System.nanoTime() + 120_000_000_000L;
+            while (System.nanoTime() < deadline) { // the new server builds its index from the database first
+                after = look(pg, ids, q);
+                if (after.hits().equals(before.hits())) {
+                    break;
                 }
-                assertThat(after.bundles()).isEqualTo(before.bundles());
-                assertThat(after.contents().keySet()).isEqualTo(before.contents().keySet());
-                for (String k : before.contents().keySet()) {
-                    assertThat(after.contents().get(k)).as(k).isEqualTo(before.contents().get(k));
-                }
-                assertThat(after.confirmed()).isEqualTo(before.confirmed());
-                assertThat(after.facts()).isEqualTo(before.facts());
-                assertThat(after.hits()).isEqualTo(before.hits()).isNotEmpty();
-                assertThat((String) given().baseUri(pg.url()).port(pg.base().getPort()).header("Authorization", "Bearer " + token).get("/api/auth/me")
-                        .then().statusCode(200).extract().path("name")).isEqualTo("dana");
-                JsonPath audit = pg.api().queryParam("actor", "dana").get("/api/audit").then().statusCode(200).extract().jsonPath();
-                assertThat(audit.getLong("total")).isPositive();
-
-                Map<String, Path> fresh = new LinkedHashMap<>();
-                fresh.put("after.log", bundles.resolve("c014/crash.log"));
-                long newId = upload(pg, "after the move", fresh);
-                assertThat(newId).isGreaterThan(ids.stream().mapToLong(Long::longValue).max().orElseThrow());
-                long newArtifact = pg.api().get("/api/bundles/" + newId).then().statusCode(200).extract().jsonPath()
-                        .getLong("artifacts[0].id");
-                Set<Long> oldArtifacts = new java.util.HashSet<>();
-                for (String k : before.contents().keySet()) {
-                    oldArtifacts.add(Long.parseLong(k.substring(k.indexOf('/') + 1, k.indexOf(' '))));
-                }
-                assertThat(newArtifact).isGreaterThan(oldArtifacts.stream().mapToLong(Long::longValue).max().orElseThrow());
-                awaitRead(pg, newId);
+                Thread.sleep(500);
             }
+            assertThat(after.bundles()).isEqualTo(before.bundles());
+            assertThat(after.contents().keySet()).isEqualTo(before.contents().keySet());
+            for (String k : before.contents().keySet()) {
+                assertThat(after.contents().get(k)).as(k).isEqualTo(before.contents().get(k));
+            }
+            assertThat(after.confirmed()).isEqualTo(before.confirmed());
+            assertThat(after.facts()).isEqualTo(before.facts());
+            assertThat(after.hits()).isEqualTo(before.hits()).isNotEmpty();
+            assertThat((String) given().baseUri(pg.url()).port(pg.base().getPort()).header("Authorization", "Bearer " + token).get("/api/auth/me")
+                    .then().statusCode(200).extract().path("name")).isEqualTo("dana");
+            JsonPath audit = pg.api().queryParam("actor", "dana").get("/api/audit").then().statusCode(200).extract().jsonPath();
+            assertThat(audit.getLong("total")).isPositive();
+
+            Map<String, Path> fresh = new LinkedHashMap<>();
+            fresh.put("after.log", bundles.resolve("c014/crash.log"));
+            long newId = upload(pg, "after the move", fresh);
+            assertThat(newId).isGreaterThan(ids.stream().mapToLong(Long::longValue).max().orElseThrow());
+            long newArtifact = pg.api().get("/api/bundles/" + newId).then().statusCode(200).extract().jsonPath()
+                    .getLong("artifacts[0].id");
+            Set<Long> oldArtifacts = new java.util.HashSet<>();
+            for (String k : before.contents().keySet()) {
+                oldArtifacts.add(Long.parseLong(k.substring(k.indexOf('/') + 1, k.indexOf(' '))));
+            }
+            assertThat(newArtifact).isGreaterThan(oldArtifacts.stream().mapToLong(Long::longValue).max().orElseThrow());
+            awaitRead(pg, newId);
         }
     }
 }
