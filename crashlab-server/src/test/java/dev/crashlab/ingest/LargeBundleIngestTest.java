@@ -46,13 +46,15 @@ class LargeBundleIngestTest {
     @Test
     void hugeZipAndFourGigabyteLogAreIngestedUnder512MegabytesOfHeapWithTheBudgetSaid() throws Exception {
         Assumptions.assumeTrue(ChildServer.postgresAvailable(), "needs the test PostgreSQL (scripts/test-pg start sets TEST_PG_PORT)");
-        Path zip = Files.createTempFile(Path.of("target"), "many-files", ".zip");
+        long cpu0 = processCpuNanos();
+        Path zip = Files.createTempFile(Files.createDirectories(Path.of("target")), "many-files", ".zip");
         try (ChildServer server = ChildServer.start("large", Map.of(
                 "crashlab.upload.max-request-size", "5G",
                 "crashlab.upload.max-expanded-size", "5G",
                 "crashlab.upload.max-files", "10000",
                 "crashlab.ingest.max-bytes", "200000000",
-                "crashlab.redaction.enabled", "true"), List.of("-Xmx512m"))) {
+                "crashlab.redaction.enabled", "true"), childFlags())) {
+            double childStarted = childCpu(server);
             long t0 = System.nanoTime();
             writeManyFilesZip(zip);
             System.out.printf(Locale.ROOT, "large ingest: zip of %d x %d lines: %d bytes compressed, made in %.1f s%n",
@@ -72,6 +74,7 @@ class LargeBundleIngestTest {
             assertThat(manyBundle.getList("budgetNotes", String.class)).as("budget said on the bundle")
                     .anySatisfy(n -> assertThat(n).startsWith("read the first ").contains("read budget of 200 MB"));
             server.api().get("/api/bundles/" + many + "/diagnosis").then().statusCode(200);
+            double childZip = childCpu(server);
 
             // the 4 GB log: sent as it is made; the list is served while it is received and while it is read
             long t2 = System.nanoTime();
@@ -101,9 +104,38 @@ class LargeBundleIngestTest {
                     + "read+diagnosis %.1f s; %d list requests meanwhile, slowest %.2f s; child (-Xmx512m): %s, "
                     + "peak RSS %d MiB%n", zipUpload, zipRead, bigUpload, bigRead, listLatencies.size(),
                     listLatencies.stream().mapToDouble(d -> d).max().orElse(0), server.heapSummary(), server.peakRssBytes() >> 20);
+            double childAll = childCpu(server);
+            System.out.printf(Locale.ROOT, "large ingest: CPU s: child start %.1f, zip %.1f, 4 GB log %.1f; this test's JVM %.1f%n",
+                    childStarted, childZip - childStarted, childAll - childZip, (processCpuNanos() - cpu0) / 1e9);
         } finally {
             Files.deleteIfExists(zip);
         }
+    }
+
+    /**
+     * {@code -Xmx512m}, and the flags of {@code -Dlarge.child.flags="..."} (space-separated), to profile the child:
+     * e.g. {@code -XX:StartFlightRecording=filename=/tmp/child.jfr,settings=profile}, dumped meanwhile with
+     * {@code jcmd <pid> JFR.dump}.
+     */
+    static List<String> childFlags() {
+        List<String> flags = new ArrayList<>(List.of("-Xmx512m"));
+        for (String f : System.getProperty("large.child.flags", "").split(" ")) {
+            if (!f.isBlank()) {
+                flags.add(f);
+            }
+        }
+        return flags;
+    }
+
+    /** CPU time this JVM has used so far, all threads (what generating, hashing and sending the bodies costs). */
+    static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    /** CPU time the child server has used so far, in seconds. */
+    static double childCpu(ChildServer server) {
+        return ProcessHandle.of(server.pid()).flatMap(p -> p.info().totalCpuDuration()).map(d -> d.toMillis() / 1e3).orElse(-1.0);
     }
 
     static double secs(long since) {
@@ -181,8 +213,9 @@ class LargeBundleIngestTest {
             try (OutputStream out = c.getOutputStream()) {
                 out.write(head);
                 long sent = 0;
+                LogBlocks blocks = new LogBlocks();
                 for (long block = 0; sent < size; block++) {
-                    byte[] chunk = logBlock(block);
+                    byte[] chunk = blocks.block(block);
                     int n = (int) Math.min(chunk.length, size - sent);
                     out.write(chunk, 0, n);
                     sha.update(chunk, 0, n);
@@ -207,20 +240,38 @@ class LargeBundleIngestTest {
     private static final byte[] OOM = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
             .getBytes(StandardCharsets.US_ASCII);
 
-    /** 1 MiB of training-log lines numbered by block and line; block 3 ends with a CUDA out-of-memory error. */
-    static byte[] logBlock(long block) {
-        byte[] out = new byte[1 << 20];
-        int lines = (out.length - OOM.length) / LINE.length;
-        for (int i = 0; i < lines; i++) {
-            int at = i * LINE.length;
-            System.arraycopy(LINE, 0, out, at, LINE.length);
-            digits(out, at + STEP_AT, block, 8);
-            digits(out, at + STEP_AT + 9, i, 5);
+    /**
+     * The 4 GB log's 1 MiB blocks of training-log lines, numbered by block and line; block 3 ends with a CUDA
+     * out-of-memory error. One buffer serves every block: the lines and their numbers within a block are written once,
+     * and a block only puts its own number into each line (and block 3 its last line).
+     */
+    static final class LogBlocks {
+        private final byte[] out = new byte[1 << 20];
+        private final int lines = (out.length - OOM.length) / LINE.length;
+        private final byte[] number = new byte[8];
+        private static final java.lang.invoke.VarHandle EIGHT_BYTES =
+                java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+        LogBlocks() {
+            for (int i = 0; i < lines; i++) {
+                int at = i * LINE.length;
+                System.arraycopy(LINE, 0, out, at, LINE.length);
+                digits(out, at + STEP_AT + 9, i, 5);
+            }
         }
-        byte[] rest = block == 3 ? OOM : new byte[0];
-        System.arraycopy(rest, 0, out, lines * LINE.length, rest.length);
-        java.util.Arrays.fill(out, lines * LINE.length + rest.length, out.length, (byte) '\n');
-        return out;
+
+        /** Block {@code block}, in a buffer that the next call overwrites. */
+        byte[] block(long block) {
+            digits(number, 0, block, 8);
+            long eightDigits = (long) EIGHT_BYTES.get(number, 0);
+            for (int i = 0; i < lines; i++) {
+                EIGHT_BYTES.set(out, i * LINE.length + STEP_AT, eightDigits);
+            }
+            byte[] rest = block == 3 ? OOM : new byte[0];
+            System.arraycopy(rest, 0, out, lines * LINE.length, rest.length);
+            java.util.Arrays.fill(out, lines * LINE.length + rest.length, out.length, (byte) '\n');
+            return out;
+        }
     }
 
     private static void digits(byte[] out, int at, long value, int width) {
