@@ -332,6 +332,192 @@ final class PastedLogs {
         }));
     }
 
+    /** A Markdown indented code block or a forum's code box: four blanks or a tab before every line (each case picks one). */
+    static Perturbation.Case indented(Perturbation.Case c) {
+        String indent = c.random("indented").nextBoolean() ? "    " : "\t";
+        return with(c, textLogs(c, t -> eachLine(t, line -> line.isEmpty() ? line : indent + line)));
+    }
+
+    /** The log as an issue's Markdown source holds it: folded in a {@code <details>} block, fenced with a language tag. */
+    static Perturbation.Case details(Perturbation.Case c) {
+        return with(c, textLogs(c, t -> "<details>\n<summary>Full log</summary>\n\n```shell\n" + t
+                + (t.endsWith("\n") ? "" : "\n") + "```\n\n</details>\n"));
+    }
+
+    /**
+     * Windows PowerShell 5.1 running a program with {@code 2>&1}: the first line the program writes to stderr (its
+     * traceback's first line, or the log's first line) comes back as an error record of the shell's, the program's name
+     * and " : " before it and the record's position and category lines after it; the lines after it are as written
+     * (the shell wraps native stderr lines in error records: PowerShell/PowerShell issue 3996; the record's form as
+     * PowerShell/JEA issue 24 quotes it).
+     */
+    static Perturbation.Case powershell(Perturbation.Case c) {
+        return with(c, textLogs(c, t -> {
+            List<String> lines = new ArrayList<>(List.of(t.split("\n", -1)));
+            int at = -1;
+            for (int i = 0; i < lines.size() && at < 0; i++) {
+                if (lines.get(i).strip().startsWith("Traceback (most recent call last)")) {
+                    at = i;
+                }
+            }
+            for (int i = 0; i < lines.size() && at < 0; i++) {
+                if (!lines.get(i).isBlank()) {
+                    at = i;
+                }
+            }
+            if (at < 0) {
+                return t;
+            }
+            String cr = lines.get(at).endsWith("\r") ? "\r" : "";
+            String first = cr.isEmpty() ? lines.get(at) : lines.get(at).substring(0, lines.get(at).length() - 1);
+            String command = "python train.py --config configs/run.yaml 2>&1 | Tee-Object -FilePath log.txt";
+            List<String> record = List.of(
+                    "python : " + first,
+                    "At line:1 char:1",
+                    "+ " + command,
+                    "+ " + "~".repeat(command.length()),
+                    "    + CategoryInfo          : NotSpecified: (" + first.strip() + ":String) [], RemoteException",
+                    "    + FullyQualifiedErrorId : NativeCommandError",
+                    " ");
+            lines.remove(at);
+            for (int k = record.size() - 1; k >= 0; k--) {
+                lines.add(at, record.get(k) + cr);
+            }
+            return String.join("\n", lines);
+        }));
+    }
+
+    private static final String[] MONTHS = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+
+    /** Read back from the systemd journal ({@code journalctl -u trainer}): date, host and the program's name and PID before each line. */
+    static Perturbation.Case journal(Perturbation.Case c) {
+        Random r = c.random("journal");
+        String month = MONTHS[r.nextInt(MONTHS.length)];
+        int day = 1 + r.nextInt(28);
+        int pid = 1000 + r.nextInt(60000);
+        int[] second = {r.nextInt(3600)};
+        return with(c, textLogs(c, t -> eachLine(t, line -> {
+            if (line.isEmpty()) {
+                return line;
+            }
+            int s = second[0]++;
+            return String.format(Locale.ROOT, "%s %2d %02d:%02d:%02d gpu-node-07 python3[%d]: %s", month, day, 10 + s / 3600 % 12,
+                    s / 60 % 60, s % 60, pid, line);
+        })));
+    }
+
+    /**
+     * A Kubernetes container's log file as the kubelet writes it (CRI): a nanosecond time stamp, the stream, {@code F}
+     * (a full line; kubernetes' kubelet-cri-logging design proposal).
+     */
+    static Perturbation.Case cri(Perturbation.Case c) {
+        Random r = c.random("cri");
+        int[] second = {r.nextInt(3600)};
+        return with(c, textLogs(c, t -> eachLine(t, line -> {
+            int s = second[0]++;
+            return String.format(Locale.ROOT, "2025-03-14T%02d:%02d:%02d.%09dZ %s F %s", 8 + s / 3600 % 12, s / 60 % 60, s % 60,
+                    r.nextInt(1_000_000_000), r.nextInt(4) == 0 ? "stdout" : "stderr", line);
+        })));
+    }
+
+    /** A glog / absl logger's prefix on every line: level letter, date, time, thread id, source file and line. */
+    static Perturbation.Case glog(Perturbation.Case c) {
+        Random r = c.random("glog");
+        int thread = 1000 + r.nextInt(200000);
+        int[] micro = {r.nextInt(1_000_000)};
+        return with(c, textLogs(c, t -> eachLine(t, line -> {
+            if (line.isEmpty()) {
+                return line;
+            }
+            int u = micro[0] += 1 + r.nextInt(5000);
+            char level = line.contains("Error") || line.contains("error") ? 'E' : 'I';
+            return String.format(Locale.ROOT, "%c0314 09:%02d:%02d.%06d %7d train.py:%d] %s", level, u / 60_000_000 % 60,
+                    u / 1_000_000 % 60, u % 1_000_000, thread, 100 + r.nextInt(300), line);
+        })));
+    }
+
+    /** Every line written twice, one after the other (two handlers on one logger, or {@code tee} into the file it reads). */
+    static Perturbation.Case doubled(Perturbation.Case c) {
+        return with(c, textLogs(c, t -> {
+            StringBuilder b = new StringBuilder();
+            String[] lines = t.split("\n", -1);
+            for (int i = 0; i < lines.length; i++) {
+                boolean last = i == lines.length - 1;
+                if (last && lines[i].isEmpty()) {
+                    break;
+                }
+                b.append(lines[i]).append('\n').append(lines[i]);
+                if (!last) {
+                    b.append('\n');
+                }
+            }
+            return b.toString();
+        }));
+    }
+
+    /**
+     * A long output shortened in its middle as a notebook or a CI page shows it: its first 20 and last 40 lines kept,
+     * the rest one line saying how many were left out (logs over 100 lines; lossy: the middle may hold the evidence).
+     */
+    static Perturbation.Case elided(Perturbation.Case c) {
+        return with(c, textLogs(c, t -> {
+            List<String> lines = List.of(t.split("\n", -1));
+            if (lines.size() <= 100) {
+                return t;
+            }
+            int left = lines.size() - 60;
+            List<String> o = new ArrayList<>(lines.subList(0, 20));
+            o.add("... " + left + " more lines (output truncated)");
+            o.addAll(lines.subList(lines.size() - 40, lines.size()));
+            return String.join("\n", o);
+        }));
+    }
+
+    /**
+     * Copied from a rendered page or a mail that wraps long lines at a blank: each line longer than the width (72 to 100
+     * by the case) broken after its last blank before that width, the blank kept at the row's end.
+     */
+    static Perturbation.Case softWrapped(Perturbation.Case c) {
+        int width = 72 + c.random("soft-wrapped").nextInt(29);
+        return with(c, textLogs(c, t -> eachLine(t, line -> {
+            StringBuilder b = new StringBuilder();
+            String rest = line;
+            while (columns(rest) > width) {
+                int cut = rest.lastIndexOf(' ', cutAt(rest, width) - 1);
+                if (cut <= 0 || rest.substring(0, cut).isBlank()) {
+                    break;
+                }
+                b.append(rest, 0, cut + 1).append('\n');
+                rest = rest.substring(cut + 1);
+            }
+            return b.append(rest).toString();
+        })));
+    }
+
+    /** Each line of a text rewritten by {@code f} (a CR before the line end stays there). */
+    private static String eachLine(String text, Function<String, String> f) {
+        String[] lines = text.split("\n", -1);
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < lines.length; i++) {
+            boolean last = i == lines.length - 1;
+            if (last && lines[i].isEmpty()) {
+                break;
+            }
+            String line = lines[i];
+            String cr = line.endsWith("\r") ? "\r" : "";
+            b.append(f.apply(cr.isEmpty() ? line : line.substring(0, line.length() - 1))).append(cr);
+            if (!last) {
+                b.append('\n');
+            }
+        }
+        return b.toString();
+    }
+
+    /** The case's text log files (not a binary one: a NUL byte) rewritten by {@code f}; null when none changed. */
+    private static Map<String, String> textLogs(Perturbation.Case c, Function<String, String> f) {
+        return logs(c, t -> t.indexOf('\0') >= 0 ? t : f.apply(t));
+    }
+
     // -------------------------------------------------------------------------------------------------------------
 
     private static Perturbation.Case with(Perturbation.Case c, Map<String, String> files) {

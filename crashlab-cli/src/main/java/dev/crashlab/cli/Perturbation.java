@@ -61,7 +61,25 @@ enum Perturbation {
     /** The same traceback printed again by three more ranks, each with its {@code [rankN]:} tag. */
     RANKS("the last traceback repeated by ranks 1-3 (logs with a traceback)", PastedLogs::ranks),
     /** A long teardown after the error: 300 lines of shutdown warnings and info lines. */
-    SHUTDOWN_TAIL("300 lines of teardown warnings after the error", PastedLogs::shutdownTail);
+    SHUTDOWN_TAIL("300 lines of teardown warnings after the error", PastedLogs::shutdownTail),
+    /** A Markdown indented code block or a forum's code box: four blanks or a tab before every line. */
+    INDENTED("an indented code block: 4 blanks or a tab before every log line", PastedLogs::indented),
+    /** An issue's Markdown source: the log in a {@code <details>} block, fenced with a language tag. */
+    DETAILS("an issue's Markdown source: <details>, <summary> and a ```shell fence around the log", PastedLogs::details),
+    /** Windows PowerShell 5.1 with {@code 2>&1}: the first stderr line as a NativeCommandError record. */
+    POWERSHELL("PowerShell 5.1 '2>&1': the first stderr line as a NativeCommandError record", PastedLogs::powershell),
+    /** The systemd journal: {@code Nov 29 10:00:01 host python3[4242]: } before each line. */
+    JOURNAL("the systemd journal's prefix (date, host, program[pid]) on every log line", PastedLogs::journal),
+    /** A Kubernetes container log file (CRI): {@code 2025-03-14T09:00:01.123456789Z stderr F } before each line. */
+    CRI("a Kubernetes container log file (CRI): time stamp, stream and 'F' on every log line", PastedLogs::cri),
+    /** A glog / absl prefix: {@code E0314 09:00:01.123456   4242 train.py:120] } before each line. */
+    GLOG("a glog/absl prefix (level, date, time, thread, file:line]) on every log line", PastedLogs::glog),
+    /** Every line twice in a row (two handlers on one logger, tee into the file it reads). */
+    DOUBLED("every log line written twice in a row", PastedLogs::doubled),
+    /** The middle of a long log left out ("... N more lines"); lossy. */
+    ELIDED("a long log's middle left out: first 20 and last 40 lines kept (logs over 100 lines)", PastedLogs::elided),
+    /** Long lines wrapped at a blank near 72-100 columns (a rendered page or a mail), the blank kept. */
+    SOFT_WRAPPED("long lines wrapped at a blank before 72-100 columns (a rendered page, a mail)", PastedLogs::softWrapped);
 
     /** One case: its name (the seed) and its files, bundle path to text (ISO-8859-1). */
     record Case(String name, Map<String, String> files) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -114,6 +115,41 @@ class PerturbationTest {
         Perturbation.Case win = new Perturbation.Case("c7", Map.of("crash.log", "OSError: [WinError 126] The specified module could not be found.\n"));
         assertThat(Perturbation.LOCALIZED.apply(win).files().get("crash.log")).startsWith("OSError: [WinError 126] ")
                 .doesNotContain("The specified module");
+    }
+
+    @Test
+    void moreWaysOfPastingKeepEveryLineOfTheLog() {
+        String error = "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB";
+        String indented = Perturbation.INDENTED.apply(sample()).files().get("crash.log");
+        assertThat(indented.lines()).allSatisfy(l -> assertThat(l).matches("(\t|    ).+"));
+        assertThat(indented.lines().map(l -> l.startsWith("\t") ? l.substring(1) : l.substring(4)).toList())
+                .isEqualTo(LOG.lines().toList());
+        String details = Perturbation.DETAILS.apply(sample()).files().get("crash.log");
+        assertThat(details).startsWith("<details>\n<summary>").contains("```shell\n" + LOG + "```\n").endsWith("</details>\n");
+        String shell = Perturbation.POWERSHELL.apply(sample()).files().get("crash.log");
+        assertThat(shell).startsWith("python : Traceback (most recent call last):\nAt line:1 char:1\n+ ")
+                .contains("    + FullyQualifiedErrorId : NativeCommandError\n \n  File").endsWith(error + "\n");
+        for (Perturbation p : List.of(Perturbation.JOURNAL, Perturbation.CRI, Perturbation.GLOG)) {
+            List<String> lines = p.apply(sample()).files().get("crash.log").lines().toList();
+            assertThat(lines).as(p.written()).hasSize(LOG.lines().toList().size());
+            for (int i = 0; i < lines.size(); i++) {
+                assertThat(lines.get(i)).as(p.written()).endsWith(LOG.lines().toList().get(i))
+                        .isNotEqualTo(LOG.lines().toList().get(i));
+            }
+        }
+        assertThat(Perturbation.CRI.apply(sample()).files().get("crash.log")).containsPattern("Z std(out|err) F Traceback");
+        String doubled = Perturbation.DOUBLED.apply(sample()).files().get("crash.log");
+        assertThat(doubled).contains(error + "\n" + error + "\n").hasLineCount(2 * (int) LOG.lines().count());
+        assertThat(Perturbation.ELIDED.apply(sample())).as("a short log keeps its middle").isNull();
+        String longLog = "start\n" + "step %d loss 0.1\n".repeat(200) + error + "\n";
+        String elided = Perturbation.ELIDED.apply(new Perturbation.Case("c5", Map.of("crash.log", longLog))).files().get("crash.log");
+        assertThat(elided).startsWith("start\n").contains("more lines (output truncated)").endsWith(error + "\n").hasLineCount(60);
+        String soft = Perturbation.SOFT_WRAPPED.apply(new Perturbation.Case("c6", Map.of("crash.log",
+                "E " + "word ".repeat(60) + "end\nshort\n"))).files().get("crash.log");
+        assertThat(soft.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(100));
+        assertThat(soft.replace("\n", "")).isEqualTo("E " + "word ".repeat(60) + "endshort");
+        // the env listing is a file, not a paste
+        assertThat(Perturbation.INDENTED.apply(sample()).files().get("env.txt")).isEqualTo(sample().files().get("env.txt"));
     }
 
     @Test
