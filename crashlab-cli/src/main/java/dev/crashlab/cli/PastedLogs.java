@@ -456,19 +456,21 @@ final class PastedLogs {
     }
 
     /**
-     * A long output shortened in its middle as a notebook or a CI page shows it: its first 20 and last 40 lines kept,
-     * the rest one line saying how many were left out (logs over 100 lines; lossy: the middle may hold the evidence).
+     * A long output shortened in its middle as a notebook or a CI page shows it: its head and tail kept, the rest one
+     * line saying how many were left out. Scaled to our logs (excerpts of at most a few dozen lines): logs over 12 lines
+     * keep their first 4 and last 6 lines (lossy: the middle may hold the evidence).
      */
     static Perturbation.Case elided(Perturbation.Case c) {
         return with(c, textLogs(c, t -> {
             List<String> lines = List.of(t.split("\n", -1));
-            if (lines.size() <= 100) {
+            int n = lines.size() - (t.endsWith("\n") ? 1 : 0);
+            if (n <= 12) {
                 return t;
             }
-            int left = lines.size() - 60;
-            List<String> o = new ArrayList<>(lines.subList(0, 20));
-            o.add("... " + left + " more lines (output truncated)");
-            o.addAll(lines.subList(lines.size() - 40, lines.size()));
+            int tail = 6 + (t.endsWith("\n") ? 1 : 0);
+            List<String> o = new ArrayList<>(lines.subList(0, 4));
+            o.add("... " + (n - 10) + " more lines (output truncated)");
+            o.addAll(lines.subList(lines.size() - tail, lines.size()));
             return String.join("\n", o);
         }));
     }

@@ -77,7 +77,7 @@ enum Perturbation {
     /** Every line twice in a row (two handlers on one logger, tee into the file it reads). */
     DOUBLED("every log line written twice in a row", PastedLogs::doubled),
     /** The middle of a long log left out ("... N more lines"); lossy. */
-    ELIDED("a long log's middle left out: first 20 and last 40 lines kept (logs over 100 lines)", PastedLogs::elided),
+    ELIDED("a log's middle left out: first 4 and last 6 lines kept (logs over 12 lines; lossy)", PastedLogs::elided),
     /** Long lines wrapped at a blank near 72-100 columns (a rendered page or a mail), the blank kept. */
     SOFT_WRAPPED("long lines wrapped at a blank before 72-100 columns (a rendered page, a mail)", PastedLogs::softWrapped);
 
