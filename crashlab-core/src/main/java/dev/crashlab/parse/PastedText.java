@@ -4,14 +4,20 @@ import java.io.ByteArrayOutputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Gives back the program's output from a log as people paste it: with a terminal's colour codes (a Jupyter
  * notebook, {@code rich}, a coloured logger), saved from a rendered issue page ({@code &lt;} for {@code <}, code fence
- * lines), quoted in a reply ({@code > } on every line), or copied from a console that breaks every line at its width
+ * lines), quoted in a reply ({@code > } on every line), indented as a code block (a tab or four blanks before every
+ * line), run by Windows PowerShell 5.1 with {@code 2>&1} (the first stderr line inside the shell's error record), or
+ * copied from a console that breaks every line at its width
  * (Windows' console copies its buffer as rows of exactly that many columns). The message a rule looks for is then
  * whole again: {@code <frozen importlib._bootstrap>} instead of {@code &lt;frozen ...&gt;}, a DLL name cut at column 80
  * joined again.
@@ -28,14 +34,22 @@ public final class PastedText {
     /**
      * The forms found in a file's head: what {@link #clean} undoes. {@code wrapWidth} 0: not wrapped. {@code wrapRows}:
      * the 1-based numbers of single rows cut at a console's width in a file that is not wrapped throughout, each joined
-     * with the row after it ({@link #singleWrapRows}).
+     * with the row after it ({@link #singleWrapRows}). {@code indent}: the tab or four blanks a code block put before
+     * every line ({@code ""}: none). {@code shellRecord}: the 1-based numbers of a PowerShell error record's lines
+     * ({@link #shellRecords}), each with the bytes to cut from its start (0: the whole line is the shell's).
      */
-    public record Form(boolean ansi, boolean entities, boolean quoted, boolean fenced, int wrapWidth, Set<Long> wrapRows) {
+    public record Form(boolean ansi, boolean entities, boolean quoted, boolean fenced, int wrapWidth, Set<Long> wrapRows,
+            String indent, Map<Long, Integer> shellRecord) {
 
         public static final Form NONE = new Form(false, false, false, false, 0);
 
         public Form {
             wrapRows = Set.copyOf(wrapRows);
+            shellRecord = Map.copyOf(shellRecord);
+        }
+
+        public Form(boolean ansi, boolean entities, boolean quoted, boolean fenced, int wrapWidth, Set<Long> wrapRows) {
+            this(ansi, entities, quoted, fenced, wrapWidth, wrapRows, "", Map.of());
         }
 
         public Form(boolean ansi, boolean entities, boolean quoted, boolean fenced, int wrapWidth) {
@@ -44,7 +58,8 @@ public final class PastedText {
 
         /** Tells whether anything is to be undone. */
         public boolean any() {
-            return ansi || entities || quoted || fenced || wrapWidth > 0 || !wrapRows.isEmpty();
+            return ansi || entities || quoted || fenced || wrapWidth > 0 || !wrapRows.isEmpty() || !indent.isEmpty()
+                    || !shellRecord.isEmpty();
         }
     }
 
@@ -63,6 +78,10 @@ public final class PastedText {
         int entities = 0;
         int lines = 0;
         int quotedLines = 0;
+        // lines (not empty) that start with a tab or four blanks, as written and after a reply's quote
+        int[] tabbed = new int[2];
+        int[] fourBlanks = new int[2];
+        boolean shellRecordSeen = false;
         boolean fenced = false;
         int[] columns = new int[MAX_WRAP + 2];
         Set<Integer> widestSeen = new HashSet<>();
@@ -91,6 +110,22 @@ public final class PastedText {
                 if (isFence(head, i, le)) {
                     fenced = true;
                 }
+                int q = i;
+                while (q < le && head[q] == '>') {
+                    q++;
+                    if (q < le && head[q] == ' ') {
+                        q++;
+                    }
+                }
+                for (int k = 0; k < 2; k++) {
+                    int at = k == 0 ? i : q;
+                    if (at < le && head[at] == '\t') {
+                        tabbed[k]++;
+                    } else if (at + 4 <= le && head[at] == ' ' && head[at + 1] == ' ' && head[at + 2] == ' ' && head[at + 3] == ' ') {
+                        fourBlanks[k]++;
+                    }
+                }
+                shellRecordSeen |= le - i >= NATIVE_COMMAND_ERROR.length && contains(head, i, le, NATIVE_COMMAND_ERROR);
             }
             int cols = 0;
             for (int k = i; k < le; k++) {
@@ -141,11 +176,83 @@ public final class PastedText {
             // "ERROR:" line is as likely): a short paste with one wrapped line stays cut
         }
         boolean quoted = lines >= 2 && quotedLines * 10 >= lines * 8;
+        // a code block indents every line; a program's output starts some line at its first column (a traceback's
+        // head, the error line), so nine in ten lines indented alike, and at least two, is the paste's, not the program's
+        int k = quoted ? 1 : 0;
+        String indent = lines < 2 ? "" : tabbed[k] * 10 >= lines * 9 ? "\t" : fourBlanks[k] * 10 >= lines * 9 ? "    " : "";
         // a fence alone is a Markdown document's, read as written; beside an issue page's entities or a reply's quotes
         // it is the paste's frame
         boolean pasted = ansi || entities >= 2 || quoted;
-        Set<Long> rows = wrap == 0 && !quoted && !ansi && entities < 2 ? singleWrapRows(head, start, end) : Set.of();
-        return new Form(ansi, entities >= 2, quoted, fenced && pasted, wrap, rows);
+        Set<Long> rows = wrap == 0 && !quoted && !ansi && entities < 2 && indent.isEmpty()
+                ? singleWrapRows(head, start, end) : Set.of();
+        Form form = new Form(ansi, entities >= 2, quoted, fenced && pasted, wrap, rows, indent, Map.of());
+        if (shellRecordSeen) {
+            Map<Long, Integer> record = shellRecords(head, start, end, form);
+            if (!record.isEmpty()) {
+                form = new Form(ansi, entities >= 2, quoted, fenced && pasted, wrap, rows, indent, record);
+            }
+        }
+        return form;
+    }
+
+    private static final byte[] NATIVE_COMMAND_ERROR = "FullyQualifiedErrorId : NativeCommandError".getBytes(StandardCharsets.US_ASCII);
+    /** PowerShell's position line under a command's error: "At line:1 char:1", "At C:\run.ps1:12 char:5". */
+    private static final Pattern RECORD_AT = Pattern.compile("At (?:line|.{1,260}):\\d{1,9} char:\\d{1,9}");
+    /** The record's first line: the command's name as typed, " : ", then the program's own first stderr line. */
+    private static final Pattern RECORD_HEAD = Pattern.compile("([^\\s:]{1,260}|[A-Za-z]:\\\\\\S{1,256}) : ");
+    private static final Pattern RECORD_BODY = Pattern.compile("\\+ .*|\\s+\\+ (?:CategoryInfo|FullyQualifiedErrorId)\\s*: .*");
+
+    /**
+     * The lines of Windows PowerShell 5.1's error records in the head: a native program run with {@code 2>&1} has its
+     * first stderr line wrapped in one ({@code python : Traceback (most recent call last):}, {@code At line:1 char:1}, the
+     * command under {@code +} and {@code ~}, {@code + CategoryInfo ...}, {@code + FullyQualifiedErrorId :
+     * NativeCommandError}); the lines after it are the program's as written. The record is believed only whole, ending in
+     * that id within six lines of its position line: the head line loses the command's name, the others are blanked.
+     */
+    static Map<Long, Integer> shellRecords(byte[] b, int start, int end, Form form) {
+        Map<Long, Integer> out = new HashMap<>();
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        for (int i = start; i < end; ) {
+            int e = i;
+            while (e < end && b[e] != '\n') {
+                e++;
+            }
+            int le = e > i && b[e - 1] == '\r' ? e - 1 : e;
+            lines.add(new String(cleanLine(Arrays.copyOfRange(b, i, le), le - i, form), StandardCharsets.ISO_8859_1));
+            i = e + 1;
+        }
+        for (int n = 1; n < lines.size(); n++) {
+            if (!RECORD_AT.matcher(lines.get(n)).matches()) {
+                continue;
+            }
+            var head = RECORD_HEAD.matcher(lines.get(n - 1));
+            if (!head.lookingAt() || head.end() == lines.get(n - 1).length()) {
+                continue;
+            }
+            for (int m = n + 1; m < lines.size() && m <= n + 6 && RECORD_BODY.matcher(lines.get(m)).matches(); m++) {
+                if (lines.get(m).strip().startsWith("+ FullyQualifiedErrorId : NativeCommandError")) {
+                    out.put((long) n, head.end()); // line numbers are 1-based: lines.get(n - 1) is line n
+                    for (int r = n; r <= m; r++) {
+                        out.put((long) r + 1, 0);
+                    }
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean contains(byte[] b, int from, int to, byte[] what) {
+        outer:
+        for (int i = from; i + what.length <= to; i++) {
+            for (int k = 0; k < what.length; k++) {
+                if (b[i + k] != what[k]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
     }
 
     /** The widths a terminal or chat client most often breaks a copied line at (80 columns, and 100 and 120). */
@@ -353,6 +460,9 @@ public final class PastedText {
                 }
             }
         }
+        if (!form.indent().isEmpty() && startsWith(b, from, len, form.indent())) {
+            from += form.indent().length();
+        }
         if (form.fenced() && isFence(b, from, len)) {
             return new byte[0];
         }
@@ -378,6 +488,18 @@ public final class PastedText {
             out.write(c);
         }
         return out.toByteArray();
+    }
+
+    private static boolean startsWith(byte[] b, int from, int len, String s) {
+        if (from + s.length() > len) {
+            return false;
+        }
+        for (int k = 0; k < s.length(); k++) {
+            if (b[from + k] != s.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The length of the escape sequence at {@code b[at]} (CSI {@code ESC [ ... letter}, OSC {@code ESC ] ... BEL}), 0 if none. */
@@ -513,6 +635,11 @@ public final class PastedText {
                 byte[] clean = cleanLine(line, len, form);
                 lineLen = 0;
                 number++;
+                Integer shell = form.shellRecord().get(number);
+                if (shell != null) {
+                    // a PowerShell error record's line: the command's name off the program's line, the shell's own blanked
+                    clean = shell == 0 ? new byte[0] : Arrays.copyOfRange(clean, Math.min(shell, clean.length), clean.length);
+                }
                 if (form.wrapWidth() == 0 && !form.wrapRows().isEmpty()) {
                     // a single row cut at a console's width: joined with the next, which becomes an empty line
                     boolean joinNext = ended && form.wrapRows().contains(number);

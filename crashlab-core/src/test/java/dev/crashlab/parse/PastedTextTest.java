@@ -149,6 +149,77 @@ class PastedTextTest {
     }
 
     @Test
+    void aCodeBlocksIndentGoesButAProgramsOwnIndentStays() throws IOException {
+        // a forum's code box: a tab before every line, the traceback's own indent behind it
+        String tabbed = String.join("\n",
+                "\tpython main.py --save run1",
+                "\tTraceback (most recent call last):",
+                "\t  File \"main.py\", line 50, in <module>",
+                "\t    model = Net().cuda()",
+                "",
+                "\tAssertionError: Found no NVIDIA driver on your system.",
+                "");
+        assertThat(detect(tabbed).indent()).isEqualTo("\t");
+        assertThat(clean(tabbed)).isEqualTo(String.join("\n", "python main.py --save run1", "Traceback (most recent call last):",
+                "  File \"main.py\", line 50, in <module>", "    model = Net().cuda()", "",
+                "AssertionError: Found no NVIDIA driver on your system.", ""));
+        // a Markdown code block quoted in a reply: "> " and then four blanks
+        String quotedBlock = ">     RuntimeError: CUDA error: out of memory\n>     Killed\n";
+        assertThat(clean(quotedBlock)).isEqualTo("RuntimeError: CUDA error: out of memory\nKilled\n");
+        // a traceback alone: its frames are indented, its head and error line are not
+        String traceback = "Traceback (most recent call last):\n    x()\n    y()\n    z()\nRuntimeError: boom\n";
+        assertThat(detect(traceback).indent()).isEmpty();
+        assertThat(clean(traceback)).isEqualTo(traceback);
+    }
+
+    static final String COMMAND = "python train.py 2>&1 | Tee-Object log.txt";
+
+    /** A PowerShell 5.1 error record around {@code first}, as the console shows a native program's first stderr line. */
+    static String shellRecord(String name, String first) {
+        return String.join("\r\n",
+                name + " : " + first,
+                "At line:1 char:1",
+                "+ " + COMMAND,
+                "+ " + "~".repeat(COMMAND.length()),
+                "    + CategoryInfo          : NotSpecified: (" + first + ":String) [], RemoteException",
+                "    + FullyQualifiedErrorId : NativeCommandError",
+                " ");
+    }
+
+    @Test
+    void aPowerShellErrorRecordGivesBackTheProgramsLineAndBlanksItsOwn() throws IOException {
+        String log = "epoch 1 step 10 loss 2.31\r\n"
+                + shellRecord("python", "Traceback (most recent call last):") + "\r\n"
+                + "  File \"train.py\", line 7, in <module>\r\n"
+                + "RuntimeError: CUDA error: an illegal memory access was encountered\r\n";
+        PastedText.Form form = detect(log);
+        assertThat(form.shellRecord()).containsEntry(2L, "python : ".length()).containsEntry(3L, 0).containsEntry(7L, 0)
+                .doesNotContainKeys(1L, 8L, 9L);
+        List<String> in = log.lines().toList();
+        List<String> out = clean(log).lines().toList();
+        assertThat(out).hasSameSizeAs(in);
+        assertThat(out).containsExactly("epoch 1 step 10 loss 2.31", "Traceback (most recent call last):", "", "", "", "", "", " ",
+                "  File \"train.py\", line 7, in <module>", "RuntimeError: CUDA error: an illegal memory access was encountered");
+        // run by its path, the program's one-line error
+        String byPath = shellRecord("D:\\envs\\py310\\python.exe", "ImportError: DLL load failed while importing _C") + "\r\n";
+        assertThat(clean(byPath).lines().findFirst()).contains("ImportError: DLL load failed while importing _C");
+        // quoted in a reply, the record is seen behind the quote
+        String quoted = shellRecord("python", "Killed").lines().map(l -> "> " + l).reduce((a, b) -> a + "\n" + b).orElseThrow() + "\n";
+        assertThat(clean(quoted).lines().findFirst()).contains("Killed");
+    }
+
+    @Test
+    void aLineThatOnlyLooksLikeARecordIsLeftAsWritten() throws IOException {
+        // no NativeCommandError under it: a program's own "name : text" line and a position line stay
+        String log = "loader : waiting for workers\nAt line:3 char:7\n+ x\nRuntimeError: boom\n";
+        assertThat(detect(log).shellRecord()).isEmpty();
+        assertThat(clean(log)).isEqualTo(log);
+        // the id without a record's head line above its position line
+        String partial = "At line:1 char:1\n+ python a.py\n    + FullyQualifiedErrorId : NativeCommandError\n";
+        assertThat(detect(partial).shellRecord()).isEmpty();
+    }
+
+    @Test
     void utf16IsLeftAsItIs() {
         byte[] b = "\uFEFF> quoted\r\n> again\r\n".getBytes(StandardCharsets.UTF_16LE);
         assertThat(PastedText.detect(b, b.length).any()).isFalse();
