@@ -262,9 +262,10 @@ public final class PastedText {
      * The single rows of a console's width that were cut inside one token, where the file is not wrapped throughout: a
      * short paste with one long line (an error message, a DLL path) broken at 80, 100 or 120 columns. A row is joined
      * with the next only when the cut cannot be a line end: the row is exactly a console's width and ends inside a word
-     * or a path; the next row goes on in lower case, a digit or a path character (a new line starts with a capital, a
-     * time stamp, a bracket, a key or indentation: `Faulting module name:`, `ERROR:`, `  File`), is shorter than the
-     * width and is no column listing (no run of three spaces); and the token across the cut is a technical one (a
+     * or a path, or with a quote it opens; the next row goes on in lower case, a digit or a path character (after an
+     * opened quote, also a capital: a drive or a name) (a new line starts with a capital, a
+     * time stamp, a bracket, a key or indentation: `Faulting module name:`, `ERROR:`, `  File`), is not wider than the
+     * width (as wide: a line cut twice) and is no column listing (no run of three spaces); and the token across the cut is a technical one (a
      * path, a file or library name, a number, a status name: it holds one of {@code / \ . _ :} or a digit). Two words of
      * prose cut at a space are never glued ("is" + "too"); a word of prose cut inside itself ("allo" + "cate") is left
      * cut, which loses nothing a rule reads whole.
@@ -317,12 +318,17 @@ public final class PastedText {
     private static boolean continues(byte[] b, int from, int to, int nfrom, int nto) {
         byte last = b[to - 1];
         byte first = b[nfrom];
-        if (!(wordByte(last) || last == '/' || last == '\\' || last == '.')) {
+        // a quote that opens at the row's end (an odd count of it in the row: `Error loading "` + `C:\...dll"`) cannot
+        // end a line; what it quotes may start with a capital (a drive, a name)
+        boolean opensQuote = (last == '"' || last == '\'') && count(b, from, to, last) % 2 == 1;
+        if (!(wordByte(last) || last == '/' || last == '\\' || last == '.' || opensQuote)) {
             return false;
         }
         boolean goesOn = first >= 'a' && first <= 'z' || first >= '0' && first <= '9' || first == '_' || first == '/'
-                || first == '\\' || first == '.' || last == '_' && first >= 'A' && first <= 'Z';
-        if (!goesOn || columns(b, nfrom, nto) >= columns(b, from, to)) {
+                || first == '\\' || first == '.' || last == '_' && first >= 'A' && first <= 'Z'
+                || opensQuote && wordByte(first);
+        // the next row is shorter, or as wide when the line was cut twice (it is then cut at the same width)
+        if (!goesOn || columns(b, nfrom, nto) > columns(b, from, to)) {
             return false;
         }
         int spaces = 0;
@@ -342,6 +348,14 @@ public final class PastedText {
             te++;
         }
         return technical(b, ts, to) || technical(b, nfrom, te);
+    }
+
+    private static int count(byte[] b, int from, int to, byte c) {
+        int n = 0;
+        for (int k = from; k < to; k++) {
+            n += b[k] == c ? 1 : 0;
+        }
+        return n;
     }
 
     private static boolean technical(byte[] b, int from, int to) {

@@ -69,6 +69,21 @@ class PastedSingleWrapTest {
     }
 
     @Test
+    void aQuotedWindowsPathCutRightAfterItsOpeningQuoteIsJoined() throws IOException {
+        // a cmd console 80 columns wide: the cut falls between the quote and the drive letter
+        String line = "OSError: [WinError 126] The specified module could not be found. Error loading \""
+                + "D:\\envs\\dl\\lib\\site-packages\\torch\\lib\\cudnn_cnn_infer64_8.dll\" or one of its dependencies.";
+        assertThat(line.charAt(79)).isEqualTo('"');
+        String paste = "(dl) D:\\work>python train.py\n" + wrap(line, 80) + "\n\n(dl) D:\\work>\n";
+        // three rows: the line on the first row's number, two empty lines for the other rows, then the paste's empty line
+        assertThat(clean(paste)).isEqualTo("(dl) D:\\work>python train.py\n" + line + "\n\n\n\n(dl) D:\\work>\n");
+        // a row that ends where its quote closes is a line's end
+        String closed = "print(\"x\")".repeat(6) + "y".repeat(80 - 6 * 10 - 3) + "\"a\"\nnext line\n";
+        assertThat(closed.indexOf('\n')).isEqualTo(80);
+        assertThat(clean(closed)).isEqualTo(closed);
+    }
+
+    @Test
     void twoRealLinesAreNeverGlued() throws IOException {
         List<String> pastes = List.of(
                 // an event's fields: a row of exactly 80 columns, then a line that starts with a key
