@@ -58,7 +58,7 @@ class GroupSignatureTest {
         void appliesWhenTheDiagnosisSetAnEventAside() {
             SourceRef reboot = new SourceRef("System.evtx", 62782, "Kernel-Power 41");
             KernelPowerEvent power = new KernelPowerEvent(null, List.of(), null, null, List.of(reboot));
-            XidEvent xid = new XidEvent(79, null, null, null, null, "Xid 79", List.of(at(3, "NVRM: Xid 79")));
+            XidEvent xid = new XidEvent(79, null, null, null, null, "Xid 79", null, List.of(at(3, "NVRM: Xid 79")));
             GroupSignature.Result r = GroupSignature.run(List.of(new GroupSignature.SetAsideEvents(), new GroupSignature.NativeEvents()),
                     List.of(power, xid), List.of(reboot), SignatureLists.shipped());
             assertThat(r.parts()).containsExactly("Xid 79");
@@ -231,7 +231,7 @@ class GroupSignatureTest {
     class NativeEvents {
         static Stream<Arguments> table() {
             return Stream.of(
-                    row("an Xid", List.of(new XidEvent(79, null, null, "GPU_HAS_FALLEN_OFF_THE_BUS", null, "Xid 79", List.of(at(1, "Xid 79")))),
+                    row("an Xid", List.of(new XidEvent(79, null, null, "GPU_HAS_FALLEN_OFF_THE_BUS", null, "Xid 79", null, List.of(at(1, "Xid 79")))),
                             List.of("Xid 79")),
                     row("a power loss is generic", List.of(new KernelPowerEvent(null, List.of(), null, null, List.of(at(1, "41")))),
                             List.of("Kernel-Power 41")),

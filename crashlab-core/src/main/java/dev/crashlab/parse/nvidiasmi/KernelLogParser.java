@@ -1,6 +1,7 @@
 package dev.crashlab.parse.nvidiasmi;
 
 import dev.crashlab.parse.BoundedLineReader;
+import dev.crashlab.fact.Fact;
 import dev.crashlab.fact.HostOomKill;
 import dev.crashlab.fact.SourceRef;
 import dev.crashlab.fact.XidEvent;
@@ -11,7 +12,11 @@ import dev.crashlab.parse.ParseResult;
 import dev.crashlab.sniff.ArtifactType;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,6 +27,11 @@ import java.util.regex.Pattern;
  *
  * <p>NOTE: a kill is usually logged twice (an {@code oom-kill:} summary and an {@code Out of memory:
  * Killed process} line); each line is its own fact, since their details differ.
+ *
+ * <p>Once the whole log is read, each Xid event gets the number of different processes the driver blamed for an
+ * Xid on the same GPU ({@link XidEvent#processesOnGpu()}): NVIDIA's Xid catalog lists a hardware error among the
+ * causes of Xid 13 and 31, usually an application's fault, and what tells it from a program's bug is that a failing GPU
+ * faults for whatever process runs on it.
  */
 public final class KernelLogParser implements ArtifactParser {
 
@@ -48,6 +58,7 @@ public final class KernelLogParser implements ArtifactParser {
     @Override
     public ParseResult parse(ParseInput input) throws IOException {
         ParseResult.Builder out = new ParseResult.Builder();
+        List<Fact> found = new ArrayList<>();
         int facts = 0;
         boolean reportedLongLine = false;
         try (BufferedReader text = input.openText()) {
@@ -66,7 +77,7 @@ public final class KernelLogParser implements ArtifactParser {
                 if (line.contains("NVRM: Xid")) {
                     Matcher m = XID.matcher(line);
                     if (m.find()) {
-                        out.fact(xid(m, at));
+                        found.add(xid(m, at));
                         facts++;
                     } else {
                         out.problem(new ParseProblem.MalformedInput(at, "Xid line without a code"));
@@ -74,7 +85,7 @@ public final class KernelLogParser implements ArtifactParser {
                 } else if (line.contains("out of memory: Kill") || line.contains("Out of memory: Kill")) {
                     Matcher m = KILLED.matcher(line);
                     if (m.find()) {
-                        out.fact(new HostOomKill(Long.valueOf(m.group(1)), m.group(2), m.group(3).strip(), List.of(at)));
+                        found.add(new HostOomKill(Long.valueOf(m.group(1)), m.group(2), m.group(3).strip(), List.of(at)));
                         facts++;
                     }
                 } else if (line.contains("oom-kill:")) {
@@ -83,7 +94,7 @@ public final class KernelLogParser implements ArtifactParser {
                         String detail = m.group(1).strip();
                         Matcher task = TASK.matcher(detail);
                         Matcher pid = PID.matcher(detail);
-                        out.fact(new HostOomKill(pid.find() ? Long.valueOf(pid.group(1)) : null,
+                        found.add(new HostOomKill(pid.find() ? Long.valueOf(pid.group(1)) : null,
                                 task.find() ? task.group(1) : null, detail, List.of(at)));
                         facts++;
                     }
@@ -94,7 +105,31 @@ public final class KernelLogParser implements ArtifactParser {
                         lines.replacements() + " undecodable bytes replaced"));
             }
         }
+        withProcessesPerGpu(found).forEach(out::fact);
         return out.build();
+    }
+
+    /** Sets, on each Xid event that names a process, how many different processes faulted on its GPU in this log. */
+    static List<Fact> withProcessesPerGpu(List<Fact> found) {
+        Map<String, Set<Long>> pids = new HashMap<>();
+        for (Fact f : found) {
+            if (f instanceof XidEvent x && named(x)) {
+                pids.computeIfAbsent(gpu(x), k -> new HashSet<>()).add(x.pid());
+            }
+        }
+        List<Fact> out = new ArrayList<>(found.size());
+        for (Fact f : found) {
+            out.add(f instanceof XidEvent x && named(x) ? x.withProcessesOnGpu(pids.get(gpu(x)).size()) : f);
+        }
+        return out;
+    }
+
+    private static boolean named(XidEvent x) {
+        return x.pid() != null && x.pid() > 0;
+    }
+
+    private static String gpu(XidEvent x) {
+        return x.busId() == null ? "" : x.busId().toLowerCase(java.util.Locale.ROOT);
     }
 
     private static XidEvent xid(Matcher m, SourceRef at) {
@@ -104,6 +139,6 @@ public final class KernelLogParser implements ArtifactParser {
         Long pid = p.find() ? Long.valueOf(p.group(1)) : null;
         XidCodes.Xid known = XidCodes.lookup(code);
         return new XidEvent(code, m.group(1), pid, known == null ? null : known.mnemonic(),
-                known == null ? null : known.meaning(), tail, List.of(at));
+                known == null ? null : known.meaning(), tail, null, List.of(at));
     }
 }
