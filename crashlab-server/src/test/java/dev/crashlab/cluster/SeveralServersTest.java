@@ -1,24 +1,24 @@
 package dev.crashlab.cluster;
 
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.crashlab.bundle.Artifact;
-import dev.crashlab.bundle.Bundle;
 import dev.crashlab.testing.ChildServer;
-import io.quarkus.narayana.jta.QuarkusTransaction;
-import io.quarkus.test.common.http.TestHTTPResource;
-import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.TestProfile;
+import dev.crashlab.testing.S3ProxyServer;
+import dev.crashlab.testing.TestAuth;
+import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
+import io.restassured.specification.RequestSpecification;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -31,43 +31,79 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * Acceptance 2 of issue 14: servers on one PostgreSQL and one S3 store (a real S3Proxy). This test's own app is
- * server A; B and C are real child processes ({@link ChildServer#onTestDatabase}) with data folders of their own. An upload on one
- * is found on the other by search, facets and group within 2 s (each server reads the change log every 200 ms here);
+ * Acceptance 2 of issue 14: servers on one PostgreSQL database and one S3 store (a real S3Proxy, bucket
+ * {@code crashlab-shared}, prefix {@code blobs/}). A, B and C are real child processes ({@link ChildServer}: A on a
+ * database of its own, B and C {@link ChildServer#sharing} it) with data folders of their own. An upload on one is
+ * found on the other by search, facets and group within 2 s (each server reads the change log every 200 ms here);
  * killing B with SIGKILL while it takes uploads loses nothing it accepted and leaves nothing half-stored; a new server
  * (empty index folder) builds its index from the database and what B accepted is read (by A or C: whichever takes it
  * over first once B's read lease, 5 s here instead of the default 60 s, has run out).
+ *
+ * <p>NOTE: A was the test's own {@code @QuarkusTest} app under a test profile of its own; a child costs less than that
+ * profile's build and start (and the restart of the profile after it). The scenarios run in order so that B, killed
+ * in the second, is started once.
  */
-@QuarkusTest
-@TestProfile(SharedStorageProfile.class)
+@Tag("slow")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SeveralServersTest {
 
     static final long WITHIN_MS = 2000;
+    static final String BUCKET = "crashlab-shared";
+    static S3ProxyServer s3;
+    static Map<String, String> settings;
+    static ChildServer a;
     static ChildServer b;
 
-    @TestHTTPResource("/")
-    URL self;
+    @BeforeAll
+    static void startA() throws Exception {
+        Assumptions.assumeTrue(ChildServer.postgresAvailable(), "needs the test PostgreSQL (eval \"$(scripts/test-pg start)\")");
+        s3 = S3ProxyServer.shared(); // buckets of this class's own
+        s3.createBucket(BUCKET);
+        Map<String, String> m = new HashMap<>();
+        m.put("crashlab.blob-store", "s3://" + BUCKET + "/blobs");
+        m.put("crashlab.s3.endpoint", s3.endpoint().toString());
+        m.put("crashlab.s3.region", "us-east-1");
+        m.put("crashlab.s3.access-key-id", S3ProxyServer.KEY);
+        m.put("crashlab.s3.secret-access-key", S3ProxyServer.SECRET);
+        m.put("crashlab.s3.path-style", "true");
+        m.put("crashlab.s3.part-size", "5M");
+        m.put("crashlab.crash-index.poll-interval", "200ms");
+        // a killed server's unfinished bundles are taken over 5 s after its last renewal, not the default 60 s
+        m.put("crashlab.ingest.lease", "5s");
+        settings = Map.copyOf(m);
+        a = ChildServer.start("cluster_a", settings, ChildServer.shortLived("-Xmx768m"));
+    }
 
     static synchronized ChildServer serverB() throws Exception {
         if (b == null || !b.alive()) {
-            b = ChildServer.onTestDatabase("b", SharedStorageProfile.SETTINGS, ChildServer.shortLived("-Xmx768m"));
+            b = ChildServer.sharing("b", a, settings, ChildServer.shortLived("-Xmx768m"));
         }
         return b;
     }
 
     @AfterAll
-    static void stopB() throws Exception {
+    static void stopServers() throws Exception {
         if (b != null) {
             b.close();
         }
+        if (a != null) {
+            a.close();
+        }
     }
 
-    String a() {
-        return self.toString().replaceAll("/+$", "");
+    /** A request as the admin that the test profile provisions on every server. */
+    static RequestSpecification given() {
+        return RestAssured.given().header("Authorization", "Bearer " + TestAuth.ADMIN_TOKEN);
     }
 
     static String lib() {
@@ -124,8 +160,9 @@ class SeveralServersTest {
     }
 
     @Test
+    @Order(1)
     void anUploadOnOneServerIsFoundOnTheOtherBySearchFacetsAndGroup() throws Exception {
-        String a = a();
+        String a = SeveralServersTest.a.url();
         String b = serverB().url();
         String lib = lib();
         search(b, "lib:" + lib); // B's index is open (built from the database) before the upload
@@ -163,8 +200,9 @@ class SeveralServersTest {
     }
 
     @Test
+    @Order(2)
     void killingAServerMidUploadLosesNothingAndANewServerBuildsItsIndexFromTheDatabase() throws Exception {
-        String a = a();
+        String a = SeveralServersTest.a.url();
         ChildServer victim = serverB();
         String b = victim.url();
         String before = lib();
@@ -203,26 +241,42 @@ class SeveralServersTest {
         System.out.printf("several servers: B killed after accepting %d upload(s)%n", acknowledged.size());
 
         // every bundle row B committed names blobs that are whole in the store; every accepted upload has its row
-        List<Object[]> artifacts = QuarkusTransaction.requiringNew().call(() -> Artifact.getEntityManager().createQuery(
-                "select a.bundle.id, a.sha256 from Artifact a where a.bundle.name like :m", Object[].class)
-                .setParameter("m", marker + "%").getResultList());
+        List<Object[]> artifacts = new ArrayList<>();
+        List<Long> withoutArtifacts = new ArrayList<>();
+        try (Connection db = SeveralServersTest.a.connection()) {
+            try (PreparedStatement q = db.prepareStatement(
+                    "select a.bundle_id, a.sha256 from artifact a join bundle b on b.id = a.bundle_id where b.name like ?")) {
+                q.setString(1, marker + "%");
+                try (ResultSet r = q.executeQuery()) {
+                    while (r.next()) {
+                        artifacts.add(new Object[] {r.getLong(1), r.getString(2)});
+                    }
+                }
+            }
+            try (PreparedStatement q = db.prepareStatement("select b.id from bundle b where b.name like ?"
+                    + " and not exists (select 1 from artifact a where a.bundle_id = b.id)")) {
+                q.setString(1, marker + "%");
+                try (ResultSet r = q.executeQuery()) {
+                    while (r.next()) {
+                        withoutArtifacts.add(r.getLong(1));
+                    }
+                }
+            }
+        }
         Set<Long> stored = new java.util.HashSet<>();
-        try (S3Client s3 = SharedStorageProfile.s3.client()) {
+        try (S3Client s3c = s3.client()) {
             for (Object[] row : artifacts) {
                 stored.add((Long) row[0]);
                 String sha = (String) row[1];
-                assertThat(sha256(s3, "blobs/" + sha.substring(0, 2) + "/" + sha.substring(2, 4) + "/" + sha))
+                assertThat(sha256(s3c, "blobs/" + sha.substring(0, 2) + "/" + sha.substring(2, 4) + "/" + sha))
                         .as("blob of bundle " + row[0]).isEqualTo(sha);
             }
         }
         assertThat(stored).containsAll(acknowledged.keySet());
-        List<Long> withoutArtifacts = QuarkusTransaction.requiringNew().call(() -> Bundle.getEntityManager().createQuery(
-                "select b.id from Bundle b where b.name like :m and b.artifacts is empty", Long.class)
-                .setParameter("m", marker + "%").getResultList());
         assertThat(withoutArtifacts).as("half-stored bundles").isEmpty();
 
         // a new server: an empty index folder built from the database; it also reads what B accepted but never read
-        try (ChildServer c = ChildServer.onTestDatabase("c", SharedStorageProfile.SETTINGS, ChildServer.shortLived("-Xmx768m"))) {
+        try (ChildServer c = ChildServer.sharing("c", SeveralServersTest.a, settings, ChildServer.shortLived("-Xmx768m"))) {
             String url = c.url();
             assertThat(search(url, "lib:" + before).getList("hits.bundleId", Long.class)).containsExactly(old);
             for (long id : stored) {
@@ -238,7 +292,7 @@ class SeveralServersTest {
 
     static String sha256(S3Client s3, String key) throws Exception {
         MessageDigest d = MessageDigest.getInstance("SHA-256");
-        try (InputStream in = new DigestInputStream(s3.getObject(r -> r.bucket("crashlab-shared").key(key)), d)) {
+        try (InputStream in = new DigestInputStream(s3.getObject(r -> r.bucket(BUCKET).key(key)), d)) {
             in.transferTo(OutputStream.nullOutputStream());
         }
         return HexFormat.of().formatHex(d.digest());
