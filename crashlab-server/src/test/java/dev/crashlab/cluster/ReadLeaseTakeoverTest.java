@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 @BesideInProcessTests
 class ReadLeaseTakeoverTest {
 
-    private static final long LEASE_S = 4;
+    /** Short, so that the wait for its expiry is short: servers renew every third of it, look for orphans every half. */
+    private static final long LEASE_S = 2;
     private static S3ProxyServer s3;
 
     @BeforeAll
