@@ -43,7 +43,7 @@ class UploadsWithoutALockTest {
      * its CPU, the transfer slowed by the contention to about 45 s); what is checked, the latency of an upload started
      * while A's claim exists, is the same at this pace.
      */
-    private static final long PACE_MS = 200;
+    private static final long PACE_MS = 500;
     private static S3ProxyServer s3;
     private static Path bigFile;
     private static String bigSha;
