@@ -381,7 +381,8 @@ public class BundleService {
                         added.add(f.sha256());
                     }
                 }
-                return QuarkusTransaction.requiringNew().call(() -> {
+                // one insert per artifact (identity ids): a large zip needs longer than the default minute under load
+                return QuarkusTransaction.requiringNew().timeout(BlobClaims.timeoutSeconds(artifacts.size())).call(() -> {
                     claims.releaseIn(claim); // the artifact rows below name the blobs from now on
                     for (Artifact a : artifacts) {
                         a.bundle = bundle;

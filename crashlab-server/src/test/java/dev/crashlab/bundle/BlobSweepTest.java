@@ -60,4 +60,36 @@ class BlobSweepTest {
         given().get("/api/bundles/" + id + "/artifacts/" + given().get("/api/bundles/" + id).then().extract().<Integer>path("artifacts[0].id") + "/content")
                 .then().statusCode(200);
     }
+
+    /**
+     * An upload of many files claims every hash, in statements of {@link BlobClaims#ROWS_PER_INSERT} rows (a zip of
+     * 9,000 files made 9,000 round trips in one transaction): a claim past the first statements protects its blob like
+     * the first does, and the release drops them all.
+     */
+    @Test
+    void aClaimOfManyHashesIsWhole() throws Exception {
+        int n = 2 * BlobClaims.ROWS_PER_INSERT + 7;
+        java.util.List<String> hashes = new java.util.ArrayList<>();
+        for (int i = 0; i < n - 1; i++) {
+            var random = java.util.concurrent.ThreadLocalRandom.current(); // hashes of files never stored, on every stripe
+            hashes.add(String.format(java.util.Locale.ROOT, "%016x%016x%016x%016x", random.nextLong(), random.nextLong(),
+                    random.nextLong(), (long) i));
+        }
+        String stored = service.blobs().put(new ByteArrayInputStream(("many " + System.nanoTime()).getBytes(StandardCharsets.UTF_8)));
+        hashes.add(stored);
+        hashes.add(hashes.get(0)); // the same file twice in one upload: one claim
+        String upload = claims.claim(hashes);
+        long rows = io.quarkus.narayana.jta.QuarkusTransaction.requiringNew().call(() -> ((Number) Bundle.getEntityManager()
+                .createNativeQuery("select count(*) from blob_claim where upload = ?1").setParameter(1, upload)
+                .getSingleResult()).longValue());
+        assertThat(rows).as("one claim row per distinct hash").isEqualTo(n);
+        assertThat(claims.deleteIfUnused(stored)).as("claimed, whichever statement wrote its row").isFalse();
+        assertThat(service.blobs().contains(stored)).isTrue();
+        claims.release(upload);
+        long left = io.quarkus.narayana.jta.QuarkusTransaction.requiringNew().call(() -> ((Number) Bundle.getEntityManager()
+                .createNativeQuery("select count(*) from blob_claim where upload = ?1").setParameter(1, upload)
+                .getSingleResult()).longValue());
+        assertThat(left).isZero();
+        assertThat(claims.deleteIfUnused(stored)).as("released").isTrue();
+    }
 }
