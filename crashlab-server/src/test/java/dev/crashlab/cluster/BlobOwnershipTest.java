@@ -17,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -63,13 +62,7 @@ class BlobOwnershipTest {
     }
 
     private static Map<String, String> settings(String endpoint, String address) {
-        Map<String, String> m = new HashMap<>();
-        m.put("crashlab.blob-store", address);
-        m.put("crashlab.s3.endpoint", endpoint);
-        m.put("crashlab.s3.region", "us-east-1");
-        m.put("crashlab.s3.access-key-id", S3ProxyServer.KEY);
-        m.put("crashlab.s3.secret-access-key", S3ProxyServer.SECRET);
-        m.put("crashlab.s3.path-style", "true");
+        Map<String, String> m = S3ProxyServer.serverSettings(endpoint, address);
         m.put("crashlab.s3.part-size", "5M");
         // no time-based grace: what protects a restored database's later uploads must be the newest-bundle rule
         m.put("crashlab.blob-grace", "0s");

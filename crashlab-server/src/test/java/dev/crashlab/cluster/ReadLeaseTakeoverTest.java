@@ -6,7 +6,6 @@ import dev.crashlab.testing.BesideInProcessTests;
 import dev.crashlab.testing.ChildServer;
 import dev.crashlab.testing.S3ProxyServer;
 import io.restassured.path.json.JsonPath;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -38,13 +37,7 @@ class ReadLeaseTakeoverTest {
     }
 
     private static Map<String, String> settings() {
-        Map<String, String> m = new HashMap<>();
-        m.put("crashlab.blob-store", "s3://crashlab-leases/blobs");
-        m.put("crashlab.s3.endpoint", s3.endpoint().toString());
-        m.put("crashlab.s3.region", "us-east-1");
-        m.put("crashlab.s3.access-key-id", S3ProxyServer.KEY);
-        m.put("crashlab.s3.secret-access-key", S3ProxyServer.SECRET);
-        m.put("crashlab.s3.path-style", "true");
+        Map<String, String> m = s3.serverSettings("crashlab-leases");
         m.put("crashlab.ingest.lease", LEASE_S + "s");
         return m;
     }

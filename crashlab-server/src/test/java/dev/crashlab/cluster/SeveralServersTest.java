@@ -69,13 +69,7 @@ class SeveralServersTest {
         Assumptions.assumeTrue(ChildServer.postgresAvailable(), "needs the test PostgreSQL (eval \"$(scripts/test-pg start)\")");
         s3 = S3ProxyServer.shared(); // buckets of this class's own
         s3.createBucket(BUCKET);
-        Map<String, String> m = new HashMap<>();
-        m.put("crashlab.blob-store", "s3://" + BUCKET + "/blobs");
-        m.put("crashlab.s3.endpoint", s3.endpoint().toString());
-        m.put("crashlab.s3.region", "us-east-1");
-        m.put("crashlab.s3.access-key-id", S3ProxyServer.KEY);
-        m.put("crashlab.s3.secret-access-key", S3ProxyServer.SECRET);
-        m.put("crashlab.s3.path-style", "true");
+        Map<String, String> m = s3.serverSettings(BUCKET);
         m.put("crashlab.s3.part-size", "5M");
         m.put("crashlab.crash-index.poll-interval", "200ms");
         // a killed server's unfinished bundles are taken over 5 s after its last renewal, not the default 60 s

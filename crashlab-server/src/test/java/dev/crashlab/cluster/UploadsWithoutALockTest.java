@@ -11,7 +11,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -103,13 +102,7 @@ class UploadsWithoutALockTest {
     @Test
     void aSmallUploadOnBIsNotSlowedByABigTransferOnA() throws Exception {
         s3.createBucket("crashlab-nolock");
-        Map<String, String> settings = new HashMap<>();
-        settings.put("crashlab.blob-store", "s3://crashlab-nolock/blobs");
-        settings.put("crashlab.s3.endpoint", s3.endpoint().toString());
-        settings.put("crashlab.s3.region", "us-east-1");
-        settings.put("crashlab.s3.access-key-id", S3ProxyServer.KEY);
-        settings.put("crashlab.s3.secret-access-key", S3ProxyServer.SECRET);
-        settings.put("crashlab.s3.path-style", "true");
+        Map<String, String> settings = s3.serverSettings("crashlab-nolock");
         // the test profile keeps uploads small (4 MiB) so that its over-the-limit cases stay fast: room for 200 MB here
         settings.put("crashlab.upload.max-request-size", "256M");
         settings.put("crashlab.upload.max-expanded-size", "256M");

@@ -213,13 +213,7 @@ class MigrateDeploymentTest {
         }
 
         // 3. a server on PostgreSQL + S3 serves it all
-        Map<String, String> settings = new HashMap<>();
-        settings.put("crashlab.blob-store", "s3://" + bucket + "/blobs");
-        settings.put("crashlab.s3.endpoint", s3.endpoint().toString());
-        settings.put("crashlab.s3.region", "us-east-1");
-        settings.put("crashlab.s3.access-key-id", S3ProxyServer.KEY);
-        settings.put("crashlab.s3.secret-access-key", S3ProxyServer.SECRET);
-        settings.put("crashlab.s3.path-style", "true");
+        Map<String, String> settings = s3.serverSettings(bucket);
         try (ChildServer pg = ChildServer.onDatabase("migrated", database, settings, ChildServer.SHORT_LIVED)) {
             given().baseUri(pg.url()).port(pg.base().getPort()).get("/q/health/ready").then().statusCode(200);
             String q = query;

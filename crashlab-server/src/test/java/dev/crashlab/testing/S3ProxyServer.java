@@ -123,6 +123,26 @@ public final class S3ProxyServer implements AutoCloseable {
         return endpoint;
     }
 
+    /** A server's settings for blobs under {@code blobs/} in this store's {@code bucket} (a mutable map: add to it). */
+    public java.util.Map<String, String> serverSettings(String bucket) {
+        return serverSettings(endpoint.toString(), "s3://" + bucket + "/blobs");
+    }
+
+    /**
+     * A server's settings for the blob store {@code address} ({@code s3://bucket/prefix}) reached at {@code endpoint}
+     * (this store, or a forwarder in front of it), with this store's keys, path-style (a mutable map: add to it).
+     */
+    public static java.util.Map<String, String> serverSettings(String endpoint, String address) {
+        java.util.Map<String, String> m = new java.util.HashMap<>();
+        m.put("crashlab.blob-store", address);
+        m.put("crashlab.s3.endpoint", endpoint);
+        m.put("crashlab.s3.region", "us-east-1");
+        m.put("crashlab.s3.access-key-id", KEY);
+        m.put("crashlab.s3.secret-access-key", SECRET);
+        m.put("crashlab.s3.path-style", "true");
+        return m;
+    }
+
     /** A client for the test's own checks and set-up (path-style, the test credentials). */
     public S3Client client() {
         return S3Client.builder().endpointOverride(endpoint).region(Region.US_EAST_1).forcePathStyle(true)
