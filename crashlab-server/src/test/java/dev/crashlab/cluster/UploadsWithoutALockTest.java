@@ -3,6 +3,7 @@ package dev.crashlab.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crashlab.testing.ChildServer;
+import dev.crashlab.testing.OwnThread;
 import dev.crashlab.testing.S3ProxyServer;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -118,7 +119,7 @@ class UploadsWithoutALockTest {
                 Thread.sleep(PACE_MS);
             }
 
-            CompletableFuture<Integer> big = CompletableFuture.supplyAsync(() -> a.api()
+            CompletableFuture<Integer> big = OwnThread.supply("upload-200mb", () -> a.api()
                     .multiPart("file", bigFile.toFile(), "application/octet-stream")
                     .when().post("/api/bundles").statusCode());
             long deadline = System.nanoTime() + 300_000_000_000L;

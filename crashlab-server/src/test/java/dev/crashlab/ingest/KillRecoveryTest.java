@@ -3,6 +3,7 @@ package dev.crashlab.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crashlab.testing.ChildServer;
+import dev.crashlab.testing.OwnThread;
 import io.restassured.path.json.JsonPath;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -64,7 +65,7 @@ class KillRecoveryTest {
             }
             long reading = uploadZip(server, "reading.zip", readFiles);
             expected.put(Long.toString(reading), hashes(readFiles));
-            CompletableFuture<Integer> halfUpload = CompletableFuture.supplyAsync(() -> slowUpload(server.base(), 200L << 20));
+            CompletableFuture<Integer> halfUpload = OwnThread.supply("slow-upload", () -> slowUpload(server.base(), 200L << 20));
             JsonPath midRead = awaitBundle(server, reading, b -> b.getInt("progress.artifactsRead") > 0);
             awaitFile(server.dataDir().resolve("tmp"), p -> p.getFileName().toString().startsWith("receive-"), 1 << 20);
             server.killHard();

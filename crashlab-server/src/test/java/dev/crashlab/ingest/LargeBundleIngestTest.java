@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crashlab.testing.BesideInProcessTests;
 import dev.crashlab.testing.ChildServer;
+import dev.crashlab.testing.OwnThread;
 import io.restassured.path.json.JsonPath;
 import java.io.IOException;
 import java.io.InputStream;
@@ -78,7 +79,7 @@ class LargeBundleIngestTest {
 
             // the 4 GB log: sent as it is made; the list is served while it is received and while it is read
             long t2 = System.nanoTime();
-            CompletableFuture<Upload> big = CompletableFuture.supplyAsync(() -> uploadGeneratedLog(server.base(), BIG_LOG));
+            CompletableFuture<Upload> big = OwnThread.supply("upload-4gb-log", () -> uploadGeneratedLog(server.base(), BIG_LOG));
             List<Double> listLatencies = new ArrayList<>();
             while (!big.isDone()) {
                 listLatencies.add(timedList(server));
