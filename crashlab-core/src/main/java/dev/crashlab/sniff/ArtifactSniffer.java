@@ -22,6 +22,11 @@ import java.nio.file.Path;
  */
 public final class ArtifactSniffer {
 
+    /** A question of a GitHub issue form as it is pasted ({@code ### TensorFlow version}), its answer on a later line. */
+    private static final java.util.regex.Pattern ISSUE_FORM_QUESTION = java.util.regex.Pattern.compile(
+            "^#{2,4} {1,4}(?:TensorFlow version|OS platform and distribution|GPU model and memory|CUDA/cuDNN version|Python version) {0,4}$",
+            java.util.regex.Pattern.CASE_INSENSITIVE);
+
     /** How many leading bytes of a file the sniffer looks at. */
     public static final int HEAD_BYTES = 64 * 1024;
 
@@ -104,6 +109,14 @@ public final class ArtifactSniffer {
         }
         if (console >= 0 && (console < bestLine || NameHints.saysConsole(text.fileName()))) {
             return ArtifactType.CONSOLE_LOG;
+        }
+        // a GitHub issue form (TensorFlow's template) pasted into a file named as a console log is the report with its
+        // log inside: an `nvcc -V` or nvidia-smi answer below a question is one part of it, not the file's format
+        if (NameHints.saysConsole(text.fileName())) {
+            int form = text.firstInWindow(l -> l.startsWith("##") && ISSUE_FORM_QUESTION.matcher(l.strip()).matches());
+            if (form >= 0 && form < bestLine) {
+                return ArtifactType.CONSOLE_LOG;
+            }
         }
         return best.type();
     }

@@ -151,7 +151,8 @@ public final class ConsoleLogParser implements ArtifactParser {
 
         /** Tells which rules wait for the next line whatever it holds. */
         private int armed() {
-            return (tracebacks.armed() ? TRACEBACK : 0) | (libraries.armed() ? LIBRARY : 0) | (gpus.armed() ? GPU : 0);
+            return (tracebacks.armed() ? TRACEBACK : 0) | (libraries.armed() ? LIBRARY : 0) | (gpus.armed() ? GPU : 0)
+                    | (environment.armed() ? ENVIRONMENT : 0);
         }
 
         private void dispatch(String text, int rules, boolean truncated) {

@@ -15,7 +15,9 @@ import java.util.regex.Pattern;
  * Reads what a log says about the environment: cuDNN runtime versus compiled-with versions, the devices TF
  * created or found, the driver version the kernel reported, {@code name==version} lines, CUDA/cuDNN
  * versions in library paths, the CPU flags TF's AVX hint names, and the OS a line proves: a Windows interpreter path, WSL2's
- * driver folder {@code /usr/lib/wsl/lib}, {@code /dev/dxg} or kernel.
+ * driver folder {@code /usr/lib/wsl/lib}, {@code /dev/dxg} or kernel; and the answers of a GitHub issue form pasted above
+ * the log (TensorFlow's template: {@code ### TensorFlow version}, a blank line, {@code 2.13.0}), which name the
+ * framework version, the OS and the GPU the job ran with.
  */
 final class EnvironmentRule {
 
@@ -58,6 +60,22 @@ final class EnvironmentRule {
     private static final Pattern TF_DSO = Pattern.compile(
             "(?:tensorflow|tsl|xla)/\\S{0,200}dso_loader\\.cc:\\d{1,6}\\] (?:Successfully opened dynamic library|Could not load dynamic library) '?(?:lib)?(cudart|cudnn|cublas)");
 
+    // a GitHub issue form's question (TensorFlow's bug template): its answer is the next line that is not blank
+    private static final Pattern FORM_HEADING = Pattern.compile(
+            "^#{2,4} {1,4}(TensorFlow version|OS platform and distribution|GPU model and memory|Python version) {0,4}$",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern FORM_VERSION = Pattern.compile("(?<![\\d.])v?(\\d{1,3}\\.\\d{1,4}(?:\\.\\d{1,6})?)(?![\\w])");
+    private static final Pattern FORM_WSL = Pattern.compile("(?i)\\bwsl");
+    private static final Pattern FORM_WINDOWS = Pattern.compile("(?i)\\bwin(?:dows)?(?:\\b|\\d)");
+    private static final Pattern FORM_LINUX = Pattern.compile("(?i)\\b(?:linux|ubuntu|debian|centos|fedora|rhel|red hat|arch|rocky|suse)\\b");
+    private static final Pattern FORM_MACOS = Pattern.compile("(?i)\\b(?:macos|mac os|os x|osx|darwin)\\b");
+    private static final Pattern FORM_NVIDIA = Pattern.compile(
+            "(?i)nvidia|geforce|quadro|tesla|titan|\\brtx\\b|\\bgtx\\b|\\b[ahlvtpk]\\d{2,3}\\b");
+    private static final Pattern FORM_OTHER_GPU = Pattern.compile("(?i)\\b(?:intel|amd|radeon|apple|none|n/a|cpu only|no gpu)\\b");
+
+    /** The issue-form question whose answer the next line that is not blank is, or null. */
+    private String formQuestion;
+
     /** Every literal one of this rule's checks needs (the reading pass's prefilter looks for these first). */
     static final String[] LITERALS = {"Loaded runtime CuDNN library", "cuDNN version incompatibility", "cuDNN version mismatch",
         "Cuda compilation tools", "Created ", "memoryClockRate",
@@ -65,12 +83,35 @@ final class EnvironmentRule {
         // a pinned requirement (PIN) has a digit right after "==": a progress bar's "[=====]" is no candidate
         "==0", "==1", "==2", "==3", "==4", "==5", "==6", "==7", "==8", "==9", "cuda", "CUDA", "cudnn", "TensorFlow binary",
         "To enable the following instructions", "version", ".exe", "dso_loader", "/usr/lib/wsl/", "/dev/dxg",
-        "-microsoft-standard-WSL2"};
+        "-microsoft-standard-WSL2", "## "};
+
+    /** Tells whether this rule waits for the next line whatever it holds (an issue form's answer). */
+    boolean armed() {
+        return formQuestion != null;
+    }
 
     /** Reads the environment facts the line states. */
     void apply(ConsoleLine line, FactSink out) {
         String t = line.text;
         Matcher m;
+        if (formQuestion != null) {
+            if (t.isBlank()) {
+                return;
+            }
+            String question = formQuestion;
+            formQuestion = null;
+            if (!t.startsWith("#")) {
+                formAnswer(line, question, t.strip(), out);
+                return;
+            }
+        }
+        if (t.startsWith("##") && t.length() < 100) {
+            m = FORM_HEADING.matcher(t.strip());
+            if (m.matches()) {
+                formQuestion = m.group(1).toLowerCase(Locale.ROOT);
+                return;
+            }
+        }
         if (t.contains("version") && t.length() < 200) {
             m = PRINTED_VERSION.matcher(t);
             if (m.matches()) {
@@ -172,6 +213,36 @@ final class EnvironmentRule {
                 }
                 out.add(new Platform(null, null, null, null, null, flags, List.of()), line.ref());
             }
+        }
+    }
+
+    /** Reads an issue form's answer: the version, OS or GPU the reporter wrote under the question. */
+    private static void formAnswer(ConsoleLine line, String question, String answer, FactSink out) {
+        if (answer.length() > 200) {
+            return;
+        }
+        switch (question) {
+            case "tensorflow version", "python version" -> {
+                Matcher v = FORM_VERSION.matcher(answer);
+                if (v.find()) {
+                    version(line, question.startsWith("tensorflow") ? "tensorflow" : "python", v.group(1), "log: issue form", out);
+                }
+            }
+            case "os platform and distribution" -> {
+                String family = FORM_WSL.matcher(answer).find() ? "wsl2"
+                        : FORM_WINDOWS.matcher(answer).find() ? "windows"
+                        : FORM_MACOS.matcher(answer).find() ? "macos"
+                        : FORM_LINUX.matcher(answer).find() ? "linux" : null;
+                if (family != null) {
+                    out.add(new Platform(answer, family, null, null, null, List.of(), List.of()), line.ref());
+                }
+            }
+            case "gpu model and memory" -> {
+                if (FORM_NVIDIA.matcher(answer).find() && !FORM_OTHER_GPU.matcher(answer).find()) {
+                    gpu(line, null, answer, null, null, null, out);
+                }
+            }
+            default -> { }
         }
     }
 

@@ -37,7 +37,10 @@
  *       {@code Platform(osFamily wsl2)} (the diagnosis trusts the job's own output over another file's OS); TF's
  *       loader opening or wanting a CUDA library is {@code BuildInfo(tensorflow, cpuOnly false)} (a GPU build) and the
  *       library's version is {@code cuda-runtime}/{@code cudnn} with origin {@code log: missing library} (wanted, not
- *       present) or {@code log: opened library}.
+ *       present) or {@code log: opened library}; a GitHub issue form pasted above the log gives its answers (the next line
+ *       that is not blank under {@code ### TensorFlow version}, {@code ### Python version}: {@code VersionFact} with origin
+ *       {@code log: issue form}; under {@code ### OS platform and distribution}: {@code Platform}; under
+ *       {@code ### GPU model and memory}, an NVIDIA card: {@code GpuDevice}).
  * </ul>
  */
 package dev.crashlab.parse.console;
