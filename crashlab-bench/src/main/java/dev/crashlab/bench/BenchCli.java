@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** Runs the benchmark tools that scripts/bench drives (they live outside the product's jars). */
 @Command(name = "crashlab-bench", mixinStandardHelpOptions = true,
         description = "CrashLab's benchmark tools (run them through scripts/bench).",
-        subcommands = {DiagnoseBenchCommand.class, CrashesBenchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DiagnoseBenchCommand.class, CrashesBenchCommand.class, IngestBenchCommand.class, CommandLine.HelpCommand.class})
 public final class BenchCli implements Runnable {
 
     @CommandLine.Spec
