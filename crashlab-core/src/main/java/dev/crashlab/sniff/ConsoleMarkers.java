@@ -79,19 +79,18 @@ final class ConsoleMarkers {
 
     /** Returns the index of the first line (anywhere in the text) that any marker matches, or -1. */
     static int firstLine(SniffText text) {
-        String previous = null; // a run of equal lines (progress output, a repeated warning) is tested once
+        int previous = -1; // a run of equal lines (progress output, a repeated warning) is tested once, and made once
         for (int i = 0; i < text.size(); i++) {
             if (text.blank(i)) {
                 continue;
             }
-            String t = text.trimmed(i);
-            if (t.equals(previous)) {
+            if (previous >= 0 && text.sameTrimmed(i, previous)) {
                 continue;
             }
-            if (matches(t)) {
+            if (matches(text.trimmed(i))) {
                 return i;
             }
-            previous = t;
+            previous = i;
         }
         return -1;
     }

@@ -14,6 +14,10 @@ final class LineShapes {
 
     private LineShapes() {}
 
+    /** Runs of white space, the separator of pip and conda columns (compiled once: a sniff tests up to 200 lines a rule). */
+    static final Pattern WHITESPACE_RUN = Pattern.compile("\\s++");
+    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
+
     // [  512.345678] NVRM: Xid (PCI:0000:01:00): 79, pid=4242, GPU has fallen off the bus.
     private static final Pattern DMESG_MONOTONIC = Pattern.compile("^(?:<\\d{1,2}>)?\\[ {0,12}\\d{1,10}\\.\\d{1,9}\\]");
     // [Tue Jun  4 10:11:12 2024] NVRM: GPU at PCI:0000:3b:00: GPU-...
@@ -97,7 +101,7 @@ final class LineShapes {
 
     /** Tells whether a trimmed line is a {@code pip list} row: {@code numpy   1.26.4} (optionally a location). */
     static boolean isPipListRow(String t) {
-        String[] f = t.split("\\s++", 4);
+        String[] f = WHITESPACE_RUN.split(t, 4);
         if (f.length < 2 || f.length > 3 || !isPackageName(f[0]) || !isVersion(f[1])) {
             return false;
         }
@@ -106,7 +110,7 @@ final class LineShapes {
 
     /** Tells whether a trimmed line is a {@code conda list} row: {@code cudnn  7.6.5  cuda10.1_0  defaults}. */
     static boolean isCondaRow(String t) {
-        String[] f = t.split("\\s++", 7);
+        String[] f = WHITESPACE_RUN.split(t, 7);
         if (f.length < 3 || f.length > 5 || !isPackageName(f[0]) || !isVersion(f[1])) {
             return false;
         }
@@ -157,7 +161,7 @@ final class LineShapes {
             return false;
         }
         // a setting's value is short, even when a person wrote a remark beside it; a long sentence is a message
-        String[] valueWords = line.substring(colon + 1).strip().split("\\s+");
+        String[] valueWords = WHITESPACE.split(line.substring(colon + 1).strip());
         if (valueWords.length > MAX_ENV_VALUE_WORDS) {
             return false;
         }

@@ -10,6 +10,8 @@ final class NameHints {
 
     private NameHints() {}
 
+    private static final java.util.regex.Pattern NOT_WORD = java.util.regex.Pattern.compile("[^a-z0-9]++");
+
     /** Name words of program output: {@code crash.log}, {@code train_output.txt}, {@code stderr.txt}. */
     private static final Set<String> CONSOLE_WORDS = Set.of(
             "crash", "console", "traceback", "stderr", "stdout", "output", "out", "log", "logs", "error", "errors",
@@ -79,6 +81,6 @@ final class NameHints {
 
     /** Splits {@code train-output_2024.log} into {@code train, output, 2024, log}. */
     private static String[] words(String fileName) {
-        return fileName.split("[^a-z0-9]++");
+        return NOT_WORD.split(fileName);
     }
 }

@@ -22,6 +22,8 @@ final class ShapeRules {
 
     private ShapeRules() {}
 
+    private static final java.util.regex.Pattern COMMA_SPACE = java.util.regex.Pattern.compile(", ");
+
     /**
      * One shape rule.
      *
@@ -98,7 +100,7 @@ final class ShapeRules {
         }
         int width = -1;
         for (int i : lines) {
-            String[] f = t.trimmed(i).split(", ", -1);
+            String[] f = COMMA_SPACE.split(t.trimmed(i), -1);
             if (f.length < 2 || (width >= 0 && f.length != width)) {
                 return false;
             }

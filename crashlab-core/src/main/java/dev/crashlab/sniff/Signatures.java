@@ -282,13 +282,13 @@ final class Signatures {
         if (!l.startsWith("#")) {
             return false;
         }
-        String[] f = l.substring(1).strip().split("\\s++", 5);
+        String[] f = LineShapes.WHITESPACE_RUN.split(l.substring(1).strip(), 5);
         return f.length >= 3 && f[0].equals("Name") && f[1].equals("Version") && f[2].equals("Build");
     }
 
     private static int locatePipListHeader(SniffText t) {
         for (int i = 0; i < t.windowEnd(); i++) {
-            String[] f = t.trimmed(i).split("\\s++", 4);
+            String[] f = LineShapes.WHITESPACE_RUN.split(t.trimmed(i), 4);
             if (f.length >= 2 && f[0].equals("Package") && f[1].equals("Version")) {
                 for (int j = i + 1; j < t.size(); j++) {
                     if (!t.blank(j)) {

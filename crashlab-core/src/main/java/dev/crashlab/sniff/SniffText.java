@@ -1,6 +1,7 @@
 package dev.crashlab.sniff;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Predicate;
@@ -10,6 +11,11 @@ import java.util.function.Predicate;
  *
  * <p>NOTE: lines are cut at {@link #MAX_LINE_CHARS} and the list at {@link #MAX_LINES}, so the work of
  * every rule is bounded whatever the input (a 64 KiB single line, a million empty lines).
+ *
+ * <p>One scan over the head finds where each line and its trimmed form start and end; a line becomes a
+ * {@code String} only when a rule asks for it (most rules look at the first 60 or 200 non-blank lines, and the
+ * console markers skip a run of equal lines without making them), so a head of 8,000 short lines costs four
+ * {@code int}s a line instead of two strings.
  */
 final class SniffText {
 
@@ -24,41 +30,85 @@ final class SniffText {
 
     private final String text;
     private final String fileName;
-    private final List<String> lines;
-    private final List<String> trimmed;
+    private final int size;
+    /** Per line: where it starts and ends in {@link #text} (cut, without a final CR), and where its trimmed form does. */
+    private final int[] start;
+    private final int[] end;
+    private final int[] trimStart;
+    private final int[] trimEnd;
+    /** The lines and trimmed lines made so far (null until asked for). */
+    private final String[] lines;
+    private final String[] trimmed;
     private final int windowEnd;
+    private final int firstNonBlank;
 
     SniffText(String text, String fileName) {
         this.text = text;
         this.fileName = fileName;
-        this.lines = new ArrayList<>();
-        this.trimmed = new ArrayList<>();
-        int start = 0;
         int n = text.length();
-        while (start <= n && lines.size() < MAX_LINES) {
-            int nl = text.indexOf('\n', start);
-            int end = nl < 0 ? n : nl;
-            int cut = Math.min(end, start + MAX_LINE_CHARS);
-            if (cut > start && text.charAt(cut - 1) == '\r') {
+        int capacity = Math.min(MAX_LINES, 64);
+        int[] s = new int[capacity];
+        int[] e = new int[capacity];
+        int[] ts = new int[capacity];
+        int[] te = new int[capacity];
+        int count = 0;
+        int pos = 0;
+        while (pos <= n && count < MAX_LINES) {
+            int nl = text.indexOf('\n', pos);
+            int lineEnd = nl < 0 ? n : nl;
+            int cut = Math.min(lineEnd, pos + MAX_LINE_CHARS);
+            if (cut > pos && text.charAt(cut - 1) == '\r') {
                 cut--;
             }
-            String line = text.substring(start, cut);
-            lines.add(line);
-            trimmed.add(line.strip());
+            if (count == s.length) {
+                int grown = Math.min(MAX_LINES, count * 2);
+                s = Arrays.copyOf(s, grown);
+                e = Arrays.copyOf(e, grown);
+                ts = Arrays.copyOf(ts, grown);
+                te = Arrays.copyOf(te, grown);
+            }
+            // the bounds String.strip() would keep: no char of a surrogate pair is white space, so chars will do
+            int a = pos;
+            while (a < cut && Character.isWhitespace(text.charAt(a))) {
+                a++;
+            }
+            int b = cut;
+            while (b > a && Character.isWhitespace(text.charAt(b - 1))) {
+                b--;
+            }
+            s[count] = pos;
+            e[count] = cut;
+            ts[count] = a;
+            te[count] = b;
+            count++;
             if (nl < 0) {
                 break;
             }
-            start = nl + 1;
+            pos = nl + 1;
         }
+        this.size = count;
+        this.start = s;
+        this.end = e;
+        this.trimStart = ts;
+        this.trimEnd = te;
+        this.lines = new String[count];
+        this.trimmed = new String[count];
         int nonBlank = 0;
-        int w = lines.size();
-        for (int i = 0; i < lines.size(); i++) {
-            if (!trimmed.get(i).isEmpty() && ++nonBlank >= WINDOW_NON_BLANK) {
-                w = i + 1;
-                break;
+        int w = count;
+        int first = -1;
+        for (int i = 0; i < count; i++) {
+            if (!blank(i)) {
+                if (first < 0) {
+                    first = i;
+                }
+                if (++nonBlank >= WINDOW_NON_BLANK) {
+                    w = i + 1;
+                    break;
+                }
             }
         }
         this.windowEnd = w;
+        this.firstNonBlank = first;
     }
 
     /** Returns the whole decoded head. */
@@ -72,20 +122,41 @@ final class SniffText {
     }
 
     int size() {
-        return lines.size();
+        return size;
     }
 
     String line(int i) {
-        return lines.get(i);
+        checkIndex(i);
+        String l = lines[i];
+        if (l == null) {
+            l = text.substring(start[i], end[i]);
+            lines[i] = l;
+        }
+        return l;
     }
 
     /** Returns line {@code i} without leading and trailing white space. */
     String trimmed(int i) {
-        return trimmed.get(i);
+        checkIndex(i);
+        String t = trimmed[i];
+        if (t == null) {
+            t = text.substring(trimStart[i], trimEnd[i]);
+            trimmed[i] = t;
+        }
+        return t;
     }
 
     boolean blank(int i) {
-        return trimmed.get(i).isEmpty();
+        checkIndex(i);
+        return trimStart[i] == trimEnd[i];
+    }
+
+    /** Tells whether lines {@code i} and {@code j} are equal once trimmed, without making either a string. */
+    boolean sameTrimmed(int i, int j) {
+        checkIndex(i);
+        checkIndex(j);
+        int length = trimEnd[i] - trimStart[i];
+        return length == trimEnd[j] - trimStart[j] && text.regionMatches(trimStart[i], text, trimStart[j], length);
     }
 
     /** Returns the exclusive end index of the signature window. */
@@ -95,12 +166,7 @@ final class SniffText {
 
     /** Returns the index of the first non-blank line, or -1 for blank text. */
     int firstNonBlank() {
-        for (int i = 0; i < lines.size(); i++) {
-            if (!blank(i)) {
-                return i;
-            }
-        }
-        return -1;
+        return firstNonBlank;
     }
 
     /** Returns the index of the first window line whose {@link #unquoted} form matches, or -1. */
@@ -123,7 +189,7 @@ final class SniffText {
      * issues and e-mails arrive quoted.
      */
     String unquoted(int i) {
-        String s = trimmed.get(i);
+        String s = trimmed(i);
         int k = 0;
         while (k < s.length() && (s.charAt(k) == '>' || s.charAt(k) == ' ' || s.charAt(k) == '\t')) {
             k++;
@@ -135,9 +201,8 @@ final class SniffText {
     /** Returns the indexes of the first {@code max} non-blank lines that are not {@code #} comments. */
     List<Integer> contentLines(int max) {
         List<Integer> out = new ArrayList<>();
-        for (int i = 0; i < lines.size() && out.size() < max; i++) {
-            String t = trimmed.get(i);
-            if (!t.isEmpty() && !t.startsWith("#")) {
+        for (int i = 0; i < size && out.size() < max; i++) {
+            if (!blank(i) && text.charAt(trimStart[i]) != '#') {
                 out.add(i);
             }
         }
@@ -147,12 +212,19 @@ final class SniffText {
     /** Returns the first {@code max} non-blank line indexes. */
     List<Integer> nonBlankLines(int max) {
         List<Integer> out = new ArrayList<>();
-        for (int i = 0; i < lines.size() && out.size() < max; i++) {
+        for (int i = 0; i < size && out.size() < max; i++) {
             if (!blank(i)) {
                 out.add(i);
             }
         }
         return out;
+    }
+
+    private void checkIndex(int i) {
+        if (i < 0 || i >= size) {
+            // what the list of lines answered before: an index outside it is a bug of the rule asking
+            throw new IndexOutOfBoundsException("line " + i + " of " + size);
+        }
     }
 
     static String lower(String s) {
