@@ -79,18 +79,11 @@ final class ConsoleMarkers {
 
     /** Returns the index of the first line (anywhere in the text) that any marker matches, or -1. */
     static int firstLine(SniffText text) {
-        int previous = -1; // a run of equal lines (progress output, a repeated warning) is tested once, and made once
-        for (int i = 0; i < text.size(); i++) {
-            if (text.blank(i)) {
-                continue;
-            }
-            if (previous >= 0 && text.sameTrimmed(i, previous)) {
-                continue;
-            }
+        // a run of equal lines (progress output, a repeated warning) is tested once, and stepped over at once
+        for (int i = text.firstNonBlank(); i >= 0 && i < text.size(); i = text.nextDifferent(i)) {
             if (matches(text.trimmed(i))) {
                 return i;
             }
-            previous = i;
         }
         return -1;
     }

@@ -101,6 +101,9 @@ final class LineShapes {
 
     /** Tells whether a trimmed line is a {@code pip list} row: {@code numpy   1.26.4} (optionally a location). */
     static boolean isPipListRow(String t) {
+        if (!hasRegexSpace(t)) {
+            return false; // one column: the split below would give one field
+        }
         String[] f = WHITESPACE_RUN.split(t, 4);
         if (f.length < 2 || f.length > 3 || !isPackageName(f[0]) || !isVersion(f[1])) {
             return false;
@@ -110,12 +113,26 @@ final class LineShapes {
 
     /** Tells whether a trimmed line is a {@code conda list} row: {@code cudnn  7.6.5  cuda10.1_0  defaults}. */
     static boolean isCondaRow(String t) {
+        if (!hasRegexSpace(t)) {
+            return false; // one column: the split below would give one field
+        }
         String[] f = WHITESPACE_RUN.split(t, 7);
         if (f.length < 3 || f.length > 5 || !isPackageName(f[0]) || !isVersion(f[1])) {
             return false;
         }
         String build = f[2];
         return !looksLikePath(build) && build.indexOf(':') < 0 && build.indexOf('=') < 0;
+    }
+
+    /** Tells whether {@code t} holds a character of the regex class {@code \s} ({@code [ \t\n\x0B\f\r]}). */
+    static boolean hasRegexSpace(String t) {
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r') {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean looksLikePath(String s) {

@@ -64,6 +64,10 @@ final class Signatures {
             "is_rocm_build", "is_tensorrt_build", "msvcp_dll_names", "nvcuda_dll_name", "cudart_dll_name",
             "cudnn_dll_name");
 
+    /** Each of {@link #TF_BUILD_KEYS} in single quotes, then in double quotes (made once, not per line). */
+    private static final List<String> TF_BUILD_KEYS_QUOTED = TF_BUILD_KEYS.stream()
+            .flatMap(k -> java.util.stream.Stream.of("'" + k + "'", "\"" + k + "\"")).toList();
+
     /** Holds the signatures, most specific first; list order only breaks ties between equal start lines. */
     static final List<Signature> ALL = List.of(
             new Signature("event-xml", EVENTLOG_XML,
@@ -263,8 +267,9 @@ final class Signatures {
         int first = -1;
         for (int i = 0; i < t.windowEnd(); i++) {
             String l = t.trimmed(i);
-            for (String k : TF_BUILD_KEYS) {
-                if (l.contains("'" + k + "'") || l.contains("\"" + k + "\"")) {
+            for (int q = 0; q < TF_BUILD_KEYS.size(); q++) {
+                String k = TF_BUILD_KEYS.get(q);
+                if (l.contains(TF_BUILD_KEYS_QUOTED.get(2 * q)) || l.contains(TF_BUILD_KEYS_QUOTED.get(2 * q + 1))) {
                     keys.add(k);
                     if (first < 0) {
                         first = i;

@@ -13,9 +13,11 @@ import java.util.function.Predicate;
  * every rule is bounded whatever the input (a 64 KiB single line, a million empty lines).
  *
  * <p>One scan over the head finds where each line and its trimmed form start and end; a line becomes a
- * {@code String} only when a rule asks for it (most rules look at the first 60 or 200 non-blank lines, and the
- * console markers skip a run of equal lines without making them), so a head of 8,000 short lines costs four
- * {@code int}s a line instead of two strings.
+ * {@code String} only when a rule asks for it (most rules look at the first 60 or 200 non-blank lines). A run of
+ * lines equal byte for byte (progress output, a repeated warning, a log of {@code ok.}) is found by comparing the text
+ * with itself shifted by one line, a doubling stretch at a time, not line by line, and the console markers step over
+ * it in one go ({@link #nextDifferent}): a head of 8,000 equal short lines costs a few comparisons and five
+ * {@code int}s a line instead of two strings and a comparison a line.
  */
 final class SniffText {
 
@@ -36,6 +38,8 @@ final class SniffText {
     private final int[] end;
     private final int[] trimStart;
     private final int[] trimEnd;
+    /** Per line: the end (exclusive) of the run of lines equal to it byte for byte that it belongs to. */
+    private final int[] sameUntil;
     /** The lines and trimmed lines made so far (null until asked for). */
     private final String[] lines;
     private final String[] trimmed;
@@ -51,6 +55,7 @@ final class SniffText {
         int[] e = new int[capacity];
         int[] ts = new int[capacity];
         int[] te = new int[capacity];
+        int[] same = new int[capacity];
         int count = 0;
         int pos = 0;
         while (pos <= n && count < MAX_LINES) {
@@ -60,12 +65,15 @@ final class SniffText {
             if (cut > pos && text.charAt(cut - 1) == '\r') {
                 cut--;
             }
-            if (count == s.length) {
-                int grown = Math.min(MAX_LINES, count * 2);
+            // whole copies of this line (with its '\n') right after it, up to the line limit
+            int copies = nl < 0 || lineEnd - pos > MAX_LINE_CHARS ? 0 : copiesAfter(text, pos, nl + 1 - pos, MAX_LINES - count - 1);
+            if (count + 1 + copies > s.length) {
+                int grown = Math.min(MAX_LINES, Math.max(count * 2, count + 1 + copies));
                 s = Arrays.copyOf(s, grown);
                 e = Arrays.copyOf(e, grown);
                 ts = Arrays.copyOf(ts, grown);
                 te = Arrays.copyOf(te, grown);
+                same = Arrays.copyOf(same, grown);
             }
             // the bounds String.strip() would keep: no char of a surrogate pair is white space, so chars will do
             int a = pos;
@@ -76,21 +84,28 @@ final class SniffText {
             while (b > a && Character.isWhitespace(text.charAt(b - 1))) {
                 b--;
             }
-            s[count] = pos;
-            e[count] = cut;
-            ts[count] = a;
-            te[count] = b;
-            count++;
+            int period = nl + 1 - pos;
+            int runEnd = count + 1 + copies;
+            for (int k = 0; k <= copies; k++) {
+                int shift = k * period;
+                s[count] = pos + shift;
+                e[count] = cut + shift;
+                ts[count] = a + shift;
+                te[count] = b + shift;
+                same[count] = runEnd;
+                count++;
+            }
             if (nl < 0) {
                 break;
             }
-            pos = nl + 1;
+            pos = nl + 1 + copies * period;
         }
         this.size = count;
         this.start = s;
         this.end = e;
         this.trimStart = ts;
         this.trimEnd = te;
+        this.sameUntil = same;
         this.lines = new String[count];
         this.trimmed = new String[count];
         int nonBlank = 0;
@@ -109,6 +124,27 @@ final class SniffText {
         }
         this.windowEnd = w;
         this.firstNonBlank = first;
+    }
+
+    /**
+     * Counts the whole copies of {@code text[from, from + period)} that follow it, at most {@code max}: the text is
+     * compared with itself one period earlier, over a stretch that doubles while it matches and halves when not.
+     */
+    static int copiesAfter(String text, int from, int period, int max) {
+        int at = from + period; // the text before {@code at} is copies of the first period
+        int copies = 0;
+        int step = 1;
+        while (step > 0) {
+            int want = Math.min(step, Math.min(max - copies, (text.length() - at) / period));
+            if (want > 0 && text.regionMatches(at, text, at - period, want * period)) {
+                at += want * period;
+                copies += want;
+                step *= 2;
+            } else {
+                step = want > 1 ? want / 2 : 0;
+            }
+        }
+        return copies;
     }
 
     /** Returns the whole decoded head. */
@@ -149,6 +185,22 @@ final class SniffText {
     boolean blank(int i) {
         checkIndex(i);
         return trimStart[i] == trimEnd[i];
+    }
+
+    /**
+     * Returns the first line after {@code i} that is neither blank nor equal to line {@code i} once trimmed, or
+     * {@link #size()}; a run of lines equal byte for byte is stepped over at once.
+     */
+    int nextDifferent(int i) {
+        checkIndex(i);
+        int j = sameUntil[i];
+        while (j < size) {
+            if (!blank(j) && !sameTrimmed(j, i)) {
+                return j;
+            }
+            j = sameUntil[j]; // every copy of a blank line or of one equal to line i is one too
+        }
+        return size;
     }
 
     /** Tells whether lines {@code i} and {@code j} are equal once trimmed, without making either a string. */

@@ -95,6 +95,15 @@ class SniffTextTest {
             return out;
         }
 
+        int nextDifferent(int i) {
+            for (int j = i + 1; j < trimmed.size(); j++) {
+                if (!trimmed.get(j).isEmpty() && !trimmed.get(j).equals(trimmed.get(i))) {
+                    return j;
+                }
+            }
+            return trimmed.size();
+        }
+
         /** The console markers' loop as it was: each run of equal trimmed lines tested once. */
         int firstConsoleLine() {
             String previous = null;
@@ -129,6 +138,9 @@ class SniffTextTest {
                 }
             }
         }
+        for (int i = 0; i < Math.min(lazy.size(), 300); i++) {
+            assertEquals(eager.nextDifferent(i), lazy.nextDifferent(i), what + ": the line after " + i + " that differs");
+        }
         assertEquals(eager.windowEnd(), lazy.windowEnd(), what + ": window end");
         assertEquals(eager.firstNonBlank(), lazy.firstNonBlank(), what + ": first non-blank line");
         assertEquals(eager.contentLines(SniffText.SHAPE_NON_BLANK), lazy.contentLines(SniffText.SHAPE_NON_BLANK), what + ": content lines");
@@ -152,6 +164,14 @@ class SniffTextTest {
         assertSameAsEager("more lines than kept", "ok.\n".repeat(SniffText.MAX_LINES + 5));
         assertSameAsEager("a marker after a run of equal lines", "worker 0 starting\n" + "ok.\n".repeat(3000) + "Killed\n");
         assertSameAsEager("runs of equal lines around blank ones", "a\n\na\n  a  \nb\na\nSegmentation fault (core dumped)\n");
+        assertSameAsEager("a run of CRLF lines, then one cut short", "ok.\r\n".repeat(500) + "ok.\r");
+        assertSameAsEager("a run of blank lines", "x\n" + "\n".repeat(9000) + "Killed");
+        assertSameAsEager("a run that reaches the line limit", "a\n" + "ok.\n".repeat(SniffText.MAX_LINES * 2));
+        assertSameAsEager("a run whose last copy lacks its line end", "ok.\n".repeat(1000) + "ok.");
+        assertSameAsEager("runs equal only once trimmed", ("ok.\n".repeat(37) + "ok. \n".repeat(41) + " ok.\n").repeat(30) + "Killed\n");
+        assertSameAsEager("a run of long lines", ("y".repeat(SniffText.MAX_LINE_CHARS) + "\n").repeat(3) + "x".repeat(SniffText.MAX_LINE_CHARS + 1) + "\n"
+                + ("x".repeat(SniffText.MAX_LINE_CHARS + 1) + "\n").repeat(2));
+        assertSameAsEager("two-line period, not a run of one line", "a\nb\n".repeat(2000));
     }
 
     @Test
@@ -171,7 +191,7 @@ class SniffTextTest {
     void randomTextsSplitAsBefore(long seed) {
         String[] pieces = {"\n", "\r\n", "\r", " ", "\t", "\u2003", "\u00A0", "\u000B", "\u001F", "#", "> ", "ok.", "Killed",
             "Traceback (most recent call last):", "ValueError: x", "numpy  1.26.4", "cuda: 11.8", "\uD83D\uDE00", "\uD800",
-            "Log Name:", "é", "x".repeat(1 + SniffText.MAX_LINE_CHARS / 3)};
+            "Log Name:", "é", "x".repeat(1 + SniffText.MAX_LINE_CHARS / 3), "ok.\n".repeat(50), "ok.\r\n".repeat(7), "\n\n\n"};
         Random r = new Random(seed);
         StringBuilder sb = new StringBuilder();
         int target = r.nextInt(3) == 0 ? 70_000 : r.nextInt(4_000);
