@@ -36,7 +36,8 @@ import java.util.regex.Pattern;
  * {@code scheme://<token>@host}). The {@code <user>}/{@code <host>} placeholders the collectors write are left alone.
  *
  * <p>Fast path: a line is shown to the rules only if it holds one of their literal anchors (see
- * {@link #mayHoldSecret(char[], int, int)}); the rest are copied through from a bulk-read buffer.
+ * {@link #mayHoldSecret(char[], int, int)}); the rest are copied through from a bulk-read buffer, the whole lines
+ * before the buffer's first anchor in one piece ({@link #linesBeforeAnchor}).
  *
  * <p>NOTE: streams line by line with lines capped at {@link #MAX_LINE} characters (a longer line is cut
  * at its last blank before the cap), so memory stays bounded; a secret that straddles such a cut of a
@@ -223,7 +224,18 @@ public final class SecretRedactor {
         int end = 0;
         int scanned = 0; // buf[start, scanned) holds no '\n'
         boolean eof = false;
+        boolean inGiantLine = false; // the line being emitted was cut at MAX_LINE: no whole line to look past yet
         while (true) {
+            if (!inPemBlock && !inGiantLine && scanned == start) {
+                // whole lines before the first anchor in the buffer go out in one piece, never looked at line by line
+                int bulk = linesBeforeAnchor(buf, start, end);
+                if (bulk > start) {
+                    out.write(buf, start, bulk - start);
+                    start = bulk;
+                    scanned = start;
+                    continue;
+                }
+            }
             int nl = -1;
             int limit = Math.min(end, start + MAX_LINE);
             for (int i = scanned; i < limit; i++) {
@@ -233,6 +245,7 @@ public final class SecretRedactor {
                 }
             }
             if (nl >= 0) {
+                inGiantLine = false;
                 emit(buf, start, nl + 1, out);
                 start = nl + 1;
                 scanned = start;
@@ -248,6 +261,7 @@ public final class SecretRedactor {
                         break;
                     }
                 }
+                inGiantLine = true;
                 emit(buf, start, cut, out);
                 start = cut;
                 scanned = start;
@@ -280,6 +294,45 @@ public final class SecretRedactor {
         } else {
             out.write(buf, from, to - from);
         }
+    }
+
+    /**
+     * Returns where the first line of {@code c[from, to)} that may hold a secret starts, or the end of the last whole
+     * line there when none may: the lines before it hold no anchor, so {@link #emit} would write each unchanged.
+     *
+     * <p>NOTE: an anchor is looked for within its own line (up to its {@code '\n'}), never cut at {@link #MAX_LINE}: a
+     * cut piece's anchors are a subset of its whole line's, so a line this lets through may still reach the rules, but
+     * no line it passes over would. Amortised one look at each character.
+     */
+    static int linesBeforeAnchor(char[] c, int from, int to) {
+        int lineStart = from;
+        int lineEnd = -1; // the '\n' that ends the line holding position i, once looked for
+        for (int i = from; i + 1 < to; i++) {
+            char a = c[i];
+            if (a == '\n') {
+                lineStart = i + 1;
+                continue;
+            }
+            char b = c[i + 1];
+            if ((a | b) < 128 && FIRST_TWO[a << 7 | b]) {
+                if (lineEnd < i) {
+                    lineEnd = indexOf(c, i, to, '\n');
+                    if (lineEnd < 0) {
+                        break; // the rest is no whole line
+                    }
+                }
+                if (anchorAt(c, i, lineEnd + 1)) {
+                    return lineStart;
+                }
+            }
+        }
+        // no anchor in a whole line: everything up to the last line end goes
+        for (int i = to - 1; i >= from; i--) {
+            if (c[i] == '\n') {
+                return i + 1;
+            }
+        }
+        return from;
     }
 
     /** Tells whether {@code s} may hold a secret (see {@link #mayHoldSecret(char[], int, int)}). */

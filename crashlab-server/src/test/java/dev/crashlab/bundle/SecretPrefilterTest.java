@@ -77,6 +77,46 @@ class SecretPrefilterTest {
     }
 
     @Test
+    void wholeLinesBeforeTheFirstAnchorGoInOnePiece() {
+        char[] c = "ok.\nstep 1 loss=0.5\nHF_TOKEN=x\nok.\n".toCharArray();
+        assertThat(SecretRedactor.linesBeforeAnchor(c, 0, c.length)).as("up to the token's line").isEqualTo(20);
+        char[] none = "ok.\nstep 1\npartial line with a token= in it".toCharArray();
+        assertThat(SecretRedactor.linesBeforeAnchor(none, 0, none.length)).as("whole lines only").isEqualTo(11);
+        char[] across = "see https://example\n@host then\nok.\n".toCharArray();
+        assertThat(SecretRedactor.linesBeforeAnchor(across, 0, across.length))
+                .as("a URL's '@' is looked for in its own line, as the prefilter looks").isEqualTo(across.length);
+        char[] first = "--password x\nok.\n".toCharArray();
+        assertThat(SecretRedactor.linesBeforeAnchor(first, 0, first.length)).isZero();
+        assertThat(SecretRedactor.linesBeforeAnchor(first, 13, first.length)).as("from the middle").isEqualTo(first.length);
+    }
+
+    @Test
+    void textsWithRunsOfPlainLinesRedactAsEveryLineDoes() {
+        long seed = System.nanoTime();
+        Random r = new Random(seed);
+        for (int round = 0; round < 200; round++) {
+            List<String> lines = new ArrayList<>();
+            int n = 1 + r.nextInt(400);
+            for (int i = 0; i < n; i++) {
+                String line = switch (r.nextInt(4)) {
+                    case 0 -> randomLine(r);
+                    case 1 -> "ok.";
+                    case 2 -> "";
+                    default -> "step " + i + " loss=0.5";
+                };
+                String end = i == n - 1 && r.nextBoolean() ? "" : r.nextInt(5) == 0 ? "\r\n" : "\n";
+                lines.add(line + end);
+            }
+            String text = String.join("", lines);
+            Map<String, Integer> fast = new TreeMap<>();
+            Map<String, Integer> slow = new TreeMap<>();
+            assertThat(SecretRedactor.redact(text, fast)).as("seed " + seed + ", round " + round)
+                    .isEqualTo(SecretRedactor.redactEveryLineForTest(lines, slow));
+            assertThat(fast).as("seed " + seed + ", round " + round).isEqualTo(slow);
+        }
+    }
+
+    @Test
     void linesWithoutAnyAnchorAreSkipped() {
         assertThat(SecretRedactor.mayHoldSecret("ok.")).isFalse();
         assertThat(SecretRedactor.mayHoldSecret("12:34:56 step 100 loss=0.25 lr: 3e-4 torch.cuda OutOfMemoryError")).isFalse();
