@@ -1,11 +1,13 @@
 package dev.crashlab.account;
 
 import dev.crashlab.config.CrashLabConfig;
+import dev.crashlab.config.FirstInsert;
 import dev.crashlab.domain.DomainException;
 import dev.crashlab.domain.DomainException.Kind;
 import io.quarkus.panache.common.Sort;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.persistence.PersistenceException;
 import jakarta.transaction.Transactional;
 import java.time.Instant;
 import java.util.List;
@@ -71,7 +73,7 @@ public class AccountService {
         String name = checkUsername(username);
         Passwords.check(password, name);
         if (UserAccount.count("lower(username) = ?1", name.toLowerCase(java.util.Locale.ROOT)) > 0) {
-            throw new DomainException(Kind.CONFLICT, "user-exists", "User exists", "there is already a user named `" + name + "`");
+            throw userExists(name);
         }
         UserAccount u = new UserAccount();
         u.username = name;
@@ -79,7 +81,20 @@ public class AccountService {
         u.roles = Roles.format(roles);
         u.createdAt = Instant.now();
         u.persist();
+        try {
+            UserAccount.flush();
+        } catch (PersistenceException e) {
+            // the same name made meanwhile, by another admin's request here or on another server: a 409, not a 500
+            if (FirstInsert.isDuplicate(e)) {
+                throw userExists(name);
+            }
+            throw e;
+        }
         return UserView.of(u);
+    }
+
+    private static DomainException userExists(String name) {
+        return new DomainException(Kind.CONFLICT, "user-exists", "User exists", "there is already a user named `" + name + "`");
     }
 
     private static String checkUsername(String username) {
@@ -208,18 +223,43 @@ public class AccountService {
         Set<String> granted = roles.isEmpty() ? Set.of() : Roles.checkPerson(roles);
         UserAccount u = UserAccount.<UserAccount>find("oidcSubject", subject).firstResult();
         if (u == null) {
-            u = new UserAccount();
-            u.username = freeName(wantedName, subject);
-            // no one knows this password: the account signs in only through the provider
-            u.passwordHash = Passwords.hash(Secrets.generate("sso_"), config.auth().bcryptCost());
-            u.createdAt = now;
-            u.oidcSubject = subject;
+            u = firstSignIn(subject, wantedName, granted, now);
         } else if (u.disabled) {
             throw new DomainException(Kind.FORBIDDEN, "account-disabled", "Account disabled", disabledMessage(u.username));
         }
         u.roles = Roles.format(granted);
-        u.persist();
         return openSession(u, now);
+    }
+
+    /**
+     * The account of a subject's first sign-in, made in a transaction of its own ({@link FirstInsert}): when two first
+     * sign-ins of one subject race (two tabs, two servers), the loser's insert meets the unique subject and it takes
+     * the winner's account; when another account took the free name meanwhile, the name is chosen again. Read back in
+     * the caller's transaction.
+     */
+    private UserAccount firstSignIn(String subject, String wantedName, Set<String> granted, Instant now) {
+        // no one knows this password: the account signs in only through the provider
+        String passwordHash = Passwords.hash(Secrets.generate("sso_"), config.auth().bcryptCost());
+        for (int attempt = 1; ; attempt++) {
+            String name = freeName(wantedName, subject);
+            boolean made = FirstInsert.ifAbsent(() -> {
+                UserAccount u = new UserAccount();
+                u.username = name;
+                u.passwordHash = passwordHash;
+                u.roles = Roles.format(granted);
+                u.createdAt = now;
+                u.oidcSubject = subject;
+                u.persistAndFlush();
+            });
+            UserAccount u = UserAccount.<UserAccount>find("oidcSubject", subject).firstResult();
+            if (u != null) {
+                return u;
+            }
+            if (made || attempt == 3) {
+                throw new IllegalStateException("the account of single sign-on subject " + subject
+                        + (made ? " was made, yet is not there" : " was refused three times on a user name taken meanwhile"));
+            }
+        }
     }
 
     /** A new session for {@code u}: only its secret's hash is stored; the secret goes back once, for the cookie. */

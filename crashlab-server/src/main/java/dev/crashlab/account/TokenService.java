@@ -1,6 +1,7 @@
 package dev.crashlab.account;
 
 import dev.crashlab.config.CrashLabConfig;
+import dev.crashlab.config.FirstInsert;
 import dev.crashlab.domain.DomainException;
 import dev.crashlab.domain.DomainException.Kind;
 import io.quarkus.panache.common.Sort;
@@ -120,16 +121,31 @@ public class TokenService {
         return new NewToken(view(t), secret);
     }
 
-    /** Makes sure a token with exactly this value exists, with the admin role, not expired nor revoked. */
+    /**
+     * Makes sure a token with exactly this value exists, with the admin role, not expired nor revoked (a restart resets
+     * a row someone changed).
+     *
+     * <p>NOTE: two servers starting together on a new database both find no row; the insert runs in a transaction of
+     * its own ({@link FirstInsert}), and the server whose insert the unique hash refuses resets the winner's row instead.
+     */
     @Transactional
     public void ensureAdminToken(String value) {
         String hash = Secrets.sha256(value.strip());
+        Instant now = Instant.now();
+        if (ApiToken.count("tokenHash", hash) == 0 && FirstInsert.ifAbsent(() -> provisioned(new ApiToken(), hash, now).persistAndFlush())) {
+            return;
+        }
         ApiToken t = ApiToken.<ApiToken>find("tokenHash", hash).firstResult();
-        boolean fresh = t == null;
-        if (fresh) {
-            t = new ApiToken();
+        if (t == null) {
+            throw new IllegalStateException("the provisioned admin token's row was refused as a duplicate, yet none is there");
+        }
+        provisioned(t, hash, now);
+    }
+
+    private static ApiToken provisioned(ApiToken t, String hash, Instant now) {
+        if (t.tokenHash == null) {
             t.tokenHash = hash;
-            t.createdAt = Instant.now();
+            t.createdAt = now;
         }
         t.name = ADMIN_TOKEN_NAME;
         t.userId = null;
@@ -138,9 +154,7 @@ public class TokenService {
         t.createdBy = "start-up";
         t.expiresAt = null;
         t.revokedAt = null;
-        if (fresh) {
-            t.persist();
-        }
+        return t;
     }
 
     /** The caller a bearer token stands for; empty if unknown, expired, revoked, or its owner is disabled. */

@@ -4,6 +4,7 @@ import dev.crashlab.account.AuditLog;
 import dev.crashlab.account.Caller;
 import dev.crashlab.bundle.Bundle;
 import dev.crashlab.bundle.BundleService;
+import dev.crashlab.config.FirstInsert;
 import dev.crashlab.config.RetentionConfig;
 import dev.crashlab.crashes.service.CrashSearchService;
 import dev.crashlab.domain.DomainException;
@@ -188,17 +189,13 @@ public class RetentionService {
         refuseOver(who, incoming, usedInTransaction(who.name())[0]);
     }
 
-    // the owner's lock row: made once (in a transaction of its own: two first uploads may race to make it), then held
+    // the owner's lock row: made once (in a transaction of its own: two first uploads may race to make it, and the
+    // loser's insert meets the key), then held
     private static void lockOwner(String owner) {
         var em = Bundle.getEntityManager();
         if (em.createNativeQuery("select owner from quota_lock where owner = ?1").setParameter(1, owner).getResultList().isEmpty()) {
-            try {
-                QuarkusTransaction.requiringNew().run(() -> Bundle.getEntityManager()
-                        .createNativeQuery("insert into quota_lock (owner) select ?1 where not exists (select 1 from quota_lock where owner = ?1)")
-                        .setParameter(1, owner).executeUpdate());
-            } catch (RuntimeException raced) {
-                // another upload of theirs made it first
-            }
+            FirstInsert.ifAbsent(() -> Bundle.getEntityManager().createNativeQuery("insert into quota_lock (owner) values (?1)")
+                    .setParameter(1, owner).executeUpdate());
         }
         em.createNativeQuery("select owner from quota_lock where owner = ?1 for update").setParameter(1, owner).getResultList();
     }

@@ -3,6 +3,7 @@ package dev.crashlab.crashes.service;
 import dev.crashlab.bundle.Bundle;
 import dev.crashlab.bundle.CrashChange;
 import dev.crashlab.config.CrashLabConfig;
+import dev.crashlab.config.FirstInsert;
 import dev.crashlab.crashes.ChangeCursor;
 import dev.crashlab.crashes.CrashIndex;
 import dev.crashlab.crashes.CrashSignature;
@@ -250,29 +251,33 @@ final class CrashIndexSync {
                 SYNCED, Long.toString(System.currentTimeMillis()), SIGNATURES, Integer.toString(CrashSignature.VERSION)));
     }
 
-    // the database's origin token, written by the first server that asks
+    // the database's origin token, written by the first server that asks (two asking at once: one insert wins, the
+    // other's meets the key and it reads the winner's token)
     private static String origin() {
-        for (int attempt = 0; attempt < 3; attempt++) {
-            String token = QuarkusTransaction.requiringNew().call(() -> {
-                @SuppressWarnings("unchecked")
-                List<Object> t = CrashChange.getEntityManager()
-                        .createNativeQuery("select token from crash_index_origin where id = 1").getResultList();
-                return t.isEmpty() ? null : (String) t.getFirst();
-            });
-            if (token != null) {
-                return token;
-            }
-            try {
-                String mine = UUID.randomUUID().toString();
-                QuarkusTransaction.requiringNew().run(() -> CrashChange.getEntityManager()
-                        .createNativeQuery("insert into crash_index_origin (id, token) values (1, :t)")
-                        .setParameter("t", mine).executeUpdate());
-                return mine;
-            } catch (RuntimeException raced) {
-                LOG.debugf("another server wrote the origin token first: %s", raced.getMessage());
-            }
+        String token = originToken();
+        if (token != null) {
+            return token;
         }
-        throw new IllegalStateException("cannot read or write crash_index_origin");
+        String mine = UUID.randomUUID().toString();
+        if (FirstInsert.ifAbsent(() -> CrashChange.getEntityManager()
+                .createNativeQuery("insert into crash_index_origin (id, token) values (1, :t)")
+                .setParameter("t", mine).executeUpdate())) {
+            return mine;
+        }
+        token = originToken();
+        if (token == null) {
+            throw new IllegalStateException("crash_index_origin refused a first row, yet has none");
+        }
+        return token;
+    }
+
+    private static String originToken() {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            @SuppressWarnings("unchecked")
+            List<Object> t = CrashChange.getEntityManager()
+                    .createNativeQuery("select token from crash_index_origin where id = 1").getResultList();
+            return t.isEmpty() ? null : (String) t.getFirst();
+        });
     }
 
     /** Deletes an index folder (its next opening builds it from the database). */

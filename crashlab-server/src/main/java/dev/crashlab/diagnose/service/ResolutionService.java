@@ -91,7 +91,9 @@ public class ResolutionService {
             throw new Refused("the note is " + n.length() + " characters long; at most " + BundleResolution.MAX_NOTE + " fit");
         }
         Optional<Resolution> out = QuarkusTransaction.requiringNew().call(() -> {
-            if (Bundle.findById(bundleId) == null) {
+            // the bundle's row lock puts two confirmations of one bundle in order (a double submit, two triagers, two
+            // servers): the later finds the earlier's row and replaces it, where both used to find none and insert
+            if (!bundles.lockRow(bundleId)) {
                 return Optional.<Resolution>empty();
             }
             BundleResolution r = BundleResolution.findById(bundleId);

@@ -5,6 +5,7 @@ import dev.crashlab.config.LabConfig;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.crashlab.config.CrashLabConfig;
+import dev.crashlab.config.FirstInsert;
 import dev.crashlab.repro.JobResult;
 import dev.crashlab.repro.ReproJson;
 import dev.crashlab.repro.ReproSpec;
@@ -281,22 +282,35 @@ public class ReproJobService {
                 .toList();
     }
 
+    /**
+     * The worker's row, made at its first claim and updated at each. A worker behind a load balancer (or the local
+     * worker of several servers, all named {@code local}) may make its first claims on two servers at once: both find
+     * no row, so the row is made in a transaction of its own ({@link FirstInsert}), and the loser of the race on the
+     * name updates the winner's row, in this transaction.
+     */
     private RegisteredWorker register(ClaimRequest req, Instant now) {
         RegisteredWorker w = RegisteredWorker.findById(req.worker());
-        boolean fresh = w == null;
-        if (fresh) {
-            w = new RegisteredWorker();
-            w.name = req.worker();
-            w.firstSeen = now;
+        if (w == null) {
+            FirstInsert.ifAbsent(() -> {
+                RegisteredWorker fresh = new RegisteredWorker();
+                fresh.name = req.worker();
+                fresh.firstSeen = now;
+                seen(fresh, req, now).persistAndFlush();
+            });
+            w = RegisteredWorker.findById(req.worker());
+            if (w == null) {
+                throw new IllegalStateException("worker " + req.worker() + " was registered, yet its row is not there");
+            }
         }
+        return seen(w, req, now);
+    }
+
+    private static RegisteredWorker seen(RegisteredWorker w, ClaimRequest req, Instant now) {
         w.backend = truncate(req.backend() == null ? "unknown" : req.backend(), 32);
         String devices = ReproJson.write(req.devices());
         w.devicesJson = devices.length() > 8000 ? "[]" : devices;
         w.version = req.version() == null ? null : truncate(req.version(), 64);
         w.lastSeen = now;
-        if (fresh) {
-            w.persist();
-        }
         return w;
     }
 

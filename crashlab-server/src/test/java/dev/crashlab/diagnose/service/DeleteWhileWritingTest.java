@@ -5,23 +5,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crashlab.bundle.BundleService;
 import dev.crashlab.ingest.BundleIngest;
+import dev.crashlab.testing.RivalTransaction;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * A bundle deleted while the background reading stores its facts or diagnosis: before, the writer's insert failed on
  * the foreign key (a stack trace in the log for an ordinary delete). Writers lock the bundle's row first, as the
- * delete does, so one waits for the other.
+ * delete does, so one waits for the other. Two confirmations of one bundle's cause do too: before, both found no
+ * confirmation and the second insert failed on the key.
  */
 @QuarkusTest
 @Tag("persistence")
@@ -32,6 +36,15 @@ class DeleteWhileWritingTest {
 
     @Inject
     BundleIngest ingest;
+
+    @Inject
+    ResolutionService resolutions;
+
+    @Inject
+    dev.crashlab.kb.service.KnowledgeService knowledge;
+
+    @Inject
+    DataSource data;
 
     @Test
     void aDeleteWaitsForTheDiagnosisBeingStoredAndTakesItAlong() throws Exception {
@@ -80,6 +93,26 @@ class DeleteWhileWritingTest {
         boolean found = QuarkusTransaction.requiringNew().call(() -> bundles.lockRow(id));
         assertThat(found).isFalse();
         given().get("/api/bundles/" + id + "/diagnosis").then().statusCode(404);
+    }
+
+    @Test
+    void twoConfirmationsOfOneBundleAtOnceBothSucceedAndTheLaterStays() throws Exception {
+        long id = upload();
+        var articles = knowledge.current().source().kb().articles();
+        String first = articles.get(0).id();
+        String second = articles.get(1).id();
+        Optional<ResolutionService.Resolution> confirmed;
+        try (RivalTransaction rival = RivalTransaction.open(data)) {
+            // another confirmation of this bundle (another triager, another server) between its insert and its commit
+            rival.run("select id from bundle where id = ? for update", id)
+                    .run("insert into bundle_resolution (bundle_id, article_id, note, confirmed_at) values (?, ?, ?, ?)",
+                            id, first, "the other", Instant.now());
+            confirmed = rival.race(() -> resolutions.confirm(id, second, "this one"));
+        }
+        assertThat(confirmed).hasValueSatisfying(r -> assertThat(r.confirmed().articleId()).isEqualTo(second));
+        BundleResolution stored = QuarkusTransaction.requiringNew().call(() -> BundleResolution.<BundleResolution>findById(id));
+        assertThat(stored.articleId).isEqualTo(second);
+        assertThat(stored.note).isEqualTo("this one");
     }
 
     private long upload() {

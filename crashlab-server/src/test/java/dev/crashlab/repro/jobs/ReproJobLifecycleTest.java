@@ -10,6 +10,7 @@ import dev.crashlab.repro.ReproSpec;
 import dev.crashlab.repro.ReproSpecJson;
 import dev.crashlab.repro.jobs.JobViews.JobView;
 import dev.crashlab.repro.jobs.JobViews.SweepReport;
+import dev.crashlab.repro.jobs.JobViews.WorkerView;
 import dev.crashlab.repro.worker.JobState;
 import dev.crashlab.repro.worker.WorkerMessages.ClaimRequest;
 import dev.crashlab.repro.worker.WorkerMessages.ClaimedJob;
@@ -18,6 +19,7 @@ import dev.crashlab.repro.worker.WorkerMessages.Device;
 import dev.crashlab.repro.worker.WorkerMessages.Heartbeat;
 import dev.crashlab.repro.worker.WorkerMessages.HeartbeatReply;
 import dev.crashlab.domain.DomainException;
+import dev.crashlab.testing.RivalTransaction;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -32,6 +34,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +51,9 @@ class ReproJobLifecycleTest {
 
     @Inject
     ReproJobService jobs;
+
+    @Inject
+    DataSource data;
 
     final Instant t0 = Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.MILLIS);
     final String run = UUID.randomUUID().toString().substring(0, 8);
@@ -278,5 +284,26 @@ class ReproJobLifecycleTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void aWorkersFirstClaimsOnTwoServersAtOnceBothRegisterIt() throws Exception {
+        String w = name("balanced");
+        JobView job = queue("worker:" + w);
+        clearQueuedJobsForAnyone();
+        Optional<ClaimedJob> claimed;
+        try (RivalTransaction rival = RivalTransaction.open(data)) {
+            // the same worker's first claim on the other server behind a load balancer (or another server's local worker)
+            rival.run("insert into lab_worker (name, backend, devices_json, version, first_seen, last_seen) values (?, ?, ?, ?, ?, ?)",
+                    w, "rival", "[]", "rival", t0, t0);
+            claimed = rival.race(() -> jobs.claim(worker(w), t0.plusSeconds(1)));
+        }
+        assertThat(claimed).as("the claim went on with the row the other server made")
+                .hasValueSatisfying(c -> assertThat(c.id()).isEqualTo(job.id()));
+        WorkerView seen = jobs.workers(t0).stream().filter(v -> v.name().equals(w)).findFirst().orElseThrow();
+        assertThat(seen.firstSeen()).as("the other server's row").isEqualTo(t0);
+        assertThat(seen.backend()).as("updated by this claim").isEqualTo("cpu");
+        assertThat(seen.lastSeen()).isEqualTo(t0.plusSeconds(1));
+        assertThat(seen.currentJob()).isEqualTo(job.id());
     }
 }
