@@ -80,9 +80,8 @@ public class AccountService {
         u.passwordHash = Passwords.hash(password, config.auth().bcryptCost());
         u.roles = Roles.format(roles);
         u.createdAt = Instant.now();
-        u.persist();
         try {
-            UserAccount.flush();
+            u.persistAndFlush(); // an identity id: the insert runs here
         } catch (PersistenceException e) {
             // the same name made meanwhile, by another admin's request here or on another server: a 409, not a 500
             if (FirstInsert.isDuplicate(e)) {
