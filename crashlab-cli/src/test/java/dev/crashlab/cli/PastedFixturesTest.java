@@ -22,14 +22,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Every article's fixture log, pasted as people paste logs ({@code eval --perturb}'s paste rewrites: an issue page, a
  * quoted reply, a console's wrap, Jupyter, UTF-16, localised Windows messages, a chained exception, per-rank repeats, a
  * teardown tail, a code block's indent, an issue's {@code <details>} source, PowerShell's error record, the journal's and a
- * container runtime's prefixes, every line twice), still ranks its article first: the reading, not the wording, decides.
+ * container runtime's prefixes, every line twice, long lines broken after a blank by a page or a mail), still ranks its article first: the reading, not the wording, decides.
  */
 class PastedFixturesTest {
 
     static final List<Perturbation> PASTES = List.of(Perturbation.MARKDOWN, Perturbation.QUOTED, Perturbation.WRAPPED,
             Perturbation.JUPYTER, Perturbation.UTF16, Perturbation.UTF16_BARE, Perturbation.LOCALIZED, Perturbation.CHAINED, Perturbation.RANKS,
             Perturbation.SHUTDOWN_TAIL, Perturbation.INDENTED, Perturbation.DETAILS, Perturbation.POWERSHELL, Perturbation.JOURNAL,
-            Perturbation.CRI, Perturbation.DOUBLED);
+            Perturbation.CRI, Perturbation.DOUBLED, Perturbation.SOFT_WRAPPED);
 
     static DiagnosisEngine engine;
 

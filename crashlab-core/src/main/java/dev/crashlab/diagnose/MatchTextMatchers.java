@@ -7,6 +7,7 @@ import dev.crashlab.kb.Matcher;
 import dev.crashlab.kb.TimedRegex;
 import dev.crashlab.parse.CollectorPrefix;
 import dev.crashlab.parse.WindowsMessages;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -35,10 +36,45 @@ final class MatchTextMatchers implements Rule {
     public void apply(DiagnosisContext ctx) {
         List<SourceRef> all = lines(ctx);
         List<String> bare = all.stream().map(s -> WindowsMessages.inEnglish(CollectorPrefix.strip(s.text()))).toList();
+        List<SourceRef> cut = cutRows(ctx.input.lines());
+        List<String> cutBare = cut.stream().map(s -> WindowsMessages.inEnglish(CollectorPrefix.strip(s.text()))).toList();
         for (KbArticle a : ctx.kb.articles()) {
-            match(ctx, a, a.matchers(), all, bare, false);
-            match(ctx, a, a.against(), all, bare, true);
+            match(ctx, a, a.matchers(), all, bare, cut, cutBare, false);
+            match(ctx, a, a.against(), all, bare, cut, cutBare, true);
         }
+    }
+
+    /** Widths a terminal or a chat client most often cuts a copied line at. */
+    private static final int[] CONSOLE_WIDTHS = {80, 100, 120};
+
+    /**
+     * Rows that may be one line cut in two, each read joined with the row after it (cited at the first row): a row of
+     * exactly a console's width (80, 100, 120 columns: a console cuts a copied line there, inside a word as often as
+     * not) and a row that ends in a blank (a page or a mail breaks a line after one). The reader joins the cuts it can
+     * tell from line ends ({@code parse/PastedText}); a cut inside a word of prose ("...used to com" + "pile", "file: N" +
+     * "o such file") looks like two lines to it. A matcher reads these only where no line matched it: only a match that
+     * runs across the cut is new, and a pattern that runs on from one line's end into the next is one message.
+     */
+    static List<SourceRef> cutRows(List<TextLine> lines) {
+        List<SourceRef> out = new ArrayList<>();
+        for (int i = 0; i + 1 < lines.size(); i++) {
+            TextLine l = lines.get(i);
+            TextLine next = lines.get(i + 1);
+            String t = l.text();
+            if (t.isEmpty() || next.text().isEmpty() || next.line() != l.line() + 1 || !next.artifact().equals(l.artifact())) {
+                continue;
+            }
+            char last = t.charAt(t.length() - 1);
+            boolean consoleWidth = false;
+            for (int w : CONSOLE_WIDTHS) {
+                consoleWidth |= t.codePointCount(0, t.length()) == w;
+            }
+            boolean afterBlank = last == ' ' && t.length() >= 2 && !Character.isWhitespace(t.charAt(t.length() - 2));
+            if (consoleWidth && !Character.isWhitespace(last) || afterBlank) {
+                out.add(new SourceRef(l.artifact(), l.line(), t + next.text()));
+            }
+        }
+        return out;
     }
 
     /**
@@ -62,27 +98,36 @@ final class MatchTextMatchers implements Rule {
     }
 
     private static void match(DiagnosisContext ctx, KbArticle a, List<Matcher> matchers, List<SourceRef> lines, List<String> bare,
-                              boolean counter) {
+                              List<SourceRef> cut, List<String> cutBare, boolean counter) {
         for (Matcher m : matchers) {
             if (m.source() != Matcher.Source.TEXT) {
                 continue;
             }
-            int hits = 0;
-            for (int i = 0; i < lines.size(); i++) {
-                SourceRef s = lines.get(i);
-                String b = bare.get(i);
-                try {
-                    if (m.text().matches(s.text()) || b != s.text() && m.text().matches(b)) {
-                        ctx.addEvidence(a.id(), new Evidence(m.id(), EvidenceText.forText(m, s.text()), m.weight(), m.specific(),
-                                List.of(s)), counter);
-                        if (++hits >= MAX_HITS) {
-                            break;
-                        }
-                    }
-                } catch (TimedRegex.RegexTimeoutException e) {
-                    ctx.note(a.id() + " matcher " + m.id() + ": " + e.getMessage() + " (" + s.artifact() + ":" + s.line() + ")");
-                }
+            if (matchLines(ctx, a, m, lines, bare, counter) == 0) {
+                matchLines(ctx, a, m, cut, cutBare, counter);
             }
         }
+    }
+
+    /** Matches {@code m} against {@code lines} (and their bare forms), adds the evidence and returns the hits. */
+    private static int matchLines(DiagnosisContext ctx, KbArticle a, Matcher m, List<SourceRef> lines, List<String> bare,
+                                  boolean counter) {
+        int hits = 0;
+        for (int i = 0; i < lines.size(); i++) {
+            SourceRef s = lines.get(i);
+            String b = bare.get(i);
+            try {
+                if (m.text().matches(s.text()) || b != s.text() && m.text().matches(b)) {
+                    ctx.addEvidence(a.id(), new Evidence(m.id(), EvidenceText.forText(m, s.text()), m.weight(), m.specific(),
+                            List.of(s)), counter);
+                    if (++hits >= MAX_HITS) {
+                        break;
+                    }
+                }
+            } catch (TimedRegex.RegexTimeoutException e) {
+                ctx.note(a.id() + " matcher " + m.id() + ": " + e.getMessage() + " (" + s.artifact() + ":" + s.line() + ")");
+            }
+        }
+        return hits;
     }
 }

@@ -147,9 +147,13 @@ public final class PastedText {
             }
             if (cols >= MIN_WRAP && cols <= MAX_WRAP && !tableRow(head, i, le)) {
                 // a console's cut falls anywhere, so mostly inside a word: the row's last character and the next row's
-                // first are parts of one; lines of one format that happen to be as wide (a device assert per thread,
-                // each ending "failed.") end where a line ends
-                boolean midWord = wordByte(head[le - 1]) && e + 1 < end && wordByte(head[e + 1]);
+                // first are parts of one; or, at a console's usual width, right after a blank, the row ending in it and
+                // the next row going on with a word (a line does not end in a blank on its own; at another width rows
+                // ending in a blank are a page's fill, blankWrapRows); lines of one format that happen to be as wide (a
+                // device assert per thread, each ending "failed.") end where a line ends
+                boolean midWord = e + 1 < end && (wordByte(head[le - 1]) && wordByte(head[e + 1])
+                        || isConsoleWidth(cols) && le - i >= 2 && head[le - 1] == ' ' && head[le - 2] != ' ' && head[le - 2] != '\t'
+                        && wordByte(head[e + 1]));
                 if (cols > widest) {
                     widest = cols;
                     widestSeen.clear();
@@ -183,8 +187,11 @@ public final class PastedText {
         // a fence alone is a Markdown document's, read as written; beside an issue page's entities or a reply's quotes
         // it is the paste's frame
         boolean pasted = ansi || entities >= 2 || quoted;
-        Set<Long> rows = wrap == 0 && !quoted && !ansi && entities < 2 && indent.isEmpty()
-                ? singleWrapRows(head, start, end) : Set.of();
+        Set<Long> rows = Set.of();
+        if (wrap == 0 && !quoted && !ansi && entities < 2 && indent.isEmpty()) {
+            rows = new HashSet<>(singleWrapRows(head, start, end));
+            rows.addAll(blankWrapRows(head, start, end));
+        }
         Form form = new Form(ansi, entities >= 2, quoted, fenced && pasted, wrap, rows, indent, Map.of());
         if (shellRecordSeen) {
             Map<Long, Integer> record = shellRecords(head, start, end, form);
@@ -295,6 +302,115 @@ public final class PastedText {
             i = e + 1;
         }
         return rows;
+    }
+
+    /**
+     * The rows a page, a mail or a console broke at a blank: each ends in the blank it was broken after, and the next
+     * row's first word would not have fitted on it. A renderer fills a row with words up to its width and moves the word
+     * that does not fit to the next row, so for one width {@code w} every such row is at most {@code w} wide and with the
+     * next row's first word wider than {@code w}; a line it could not break (no blank after its first word before
+     * {@code w}) stays longer. A width is believed when no line of the head contradicts it and it explains two rows or
+     * more; then exactly those rows are joined with the next (the blank kept: {@code "Error "} + {@code "loading ..."}).
+     * One row alone is joined only when it is at least {@link #MIN_WRAP} wide and the next row goes on in lower case, a
+     * digit or a path character (a new line starts with a capital, a key, a bracket, a time stamp or indentation).
+     *
+     * <p>NOTE: a line that ends in a blank for its own reasons (Python's {@code UserWarning: } before its indented
+     * source line, a shell prompt's {@code $ } line) is followed by indentation or by a line its first word would have
+     * fitted after: on every real text file of the corpus no width explains two rows.
+     */
+    static Set<Long> blankWrapRows(byte[] b, int start, int end) {
+        // per line: start, end (no line end), columns, columns before the first blank after its first word
+        int n = 0;
+        int[] from = new int[64];
+        int[] to = new int[64];
+        for (int i = start; i < end; ) {
+            int e = i;
+            while (e < end && b[e] != '\n') {
+                e++;
+            }
+            if (n == from.length) {
+                from = Arrays.copyOf(from, n * 2);
+                to = Arrays.copyOf(to, n * 2);
+            }
+            from[n] = i;
+            to[n] = e > i && b[e - 1] == '\r' ? e - 1 : e;
+            n++;
+            i = e + 1;
+        }
+        int[] forbidden = new int[MAX_WRAP + 2]; // widths a line contradicts, as a difference array
+        int[] explained = new int[MAX_WRAP + 2]; // rows a width explains, likewise
+        int[] lo = new int[n];
+        int[] hi = new int[n];
+        boolean anyRow = false;
+        for (int k = 0; k < n; k++) {
+            int cols = columns(b, from[k], to[k]);
+            int firstBlank = firstBlankAfterWord(b, from[k], to[k]);
+            // a renderer breaks a line wider than w at a blank before w: wider lines keep no such blank
+            mark(forbidden, firstBlank + 1, cols - 1);
+            int le = to[k];
+            if (k + 1 < n && le - from[k] >= 2 && b[le - 1] == ' ' && b[le - 2] != ' ' && b[le - 2] != '\t'
+                    && to[k + 1] > from[k + 1] && b[from[k + 1]] != ' ' && b[from[k + 1]] != '\t' && !tableRow(b, from[k], le)) {
+                lo[k] = cols;
+                hi[k] = cols + columns(b, from[k + 1], firstBlankOrEnd(b, from[k + 1], to[k + 1]));
+                mark(explained, lo[k], hi[k]);
+                anyRow = true;
+            }
+        }
+        if (!anyRow) {
+            return Set.of();
+        }
+        int best = 0;
+        int width = 0;
+        for (int w = 0, f = 0, x = 0; w <= MAX_WRAP; w++) {
+            f += forbidden[w];
+            x += explained[w];
+            if (w >= MIN_WRAP && f == 0 && x > best) {
+                best = x;
+                width = w;
+            }
+        }
+        Set<Long> rows = new HashSet<>();
+        for (int k = 0; k < n && best > 0; k++) {
+            if (hi[k] > 0 && lo[k] <= width && width <= hi[k]) {
+                byte first = b[from[k + 1]];
+                boolean goesOn = first >= 'a' && first <= 'z' || first >= '0' && first <= '9' || first == '_' || first == '/'
+                        || first == '\\' || first == '.';
+                if (best >= 2 || lo[k] >= MIN_WRAP && goesOn) {
+                    rows.add((long) k + 1);
+                }
+            }
+        }
+        return rows;
+    }
+
+    /** Adds one to every width of {@code [lo, hi]} (clamped to the widths looked at) in a difference array. */
+    private static void mark(int[] diff, int lo, int hi) {
+        int l = Math.max(lo, 0);
+        int h = Math.min(hi, MAX_WRAP);
+        if (l <= h) {
+            diff[l]++;
+            diff[h + 1]--;
+        }
+    }
+
+    /** Columns before the first blank that follows a non-blank byte of {@code b[from, to)} (all of them when none). */
+    private static int firstBlankAfterWord(byte[] b, int from, int to) {
+        int k = from;
+        while (k < to && b[k] == ' ') {
+            k++;
+        }
+        while (k < to && b[k] != ' ') {
+            k++;
+        }
+        return columns(b, from, k);
+    }
+
+    private static int firstBlankOrEnd(byte[] b, int from, int to) {
+        int k = from;
+        while (k < to && b[k] != ' ' && b[k] != '\t') {
+            k++;
+        }
+        return k;
     }
 
     private static boolean isConsoleWidth(int cols) {

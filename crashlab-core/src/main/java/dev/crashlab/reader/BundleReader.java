@@ -43,7 +43,7 @@ public final class BundleReader {
      * The reader's version, stored with what it read. Raise it when a parser's output changes in a way stored
      * bundles should see: the server reads stored bundles again in the background.
      */
-    public static final int VERSION = 5; // 3: env files state source builds (tensorflow-source-build, its BuildInfo); 4: pasted logs read as written (PastedText); 5: nvcc -V and the frameworks' own cuDNN refusals read from console logs, a pasted row cut at 80/100/120 columns joined
+    public static final int VERSION = 6; // 3: env files state source builds (tensorflow-source-build, its BuildInfo); 4: pasted logs read as written (PastedText); 5: nvcc -V and the frameworks' own cuDNN refusals read from console logs, a pasted row cut at 80/100/120 columns joined; 6: rows a page, a mail or a console broke after a blank joined
 
     private static final int CHUNK = 64 * 1024;
 
