@@ -87,6 +87,8 @@ public final class PastedText {
         Set<Integer> widestSeen = new HashSet<>();
         int widest = 0;
         int widestDistinct = 0; // distinct rows of that width cut inside a word
+        int widestAfterBlank = 0; // distinct rows of that width cut right after a blank
+        int[] afterBlank = new int[MAX_WRAP + 2]; // rows that end in a blank before a word, by width
         int start = d.bomLength();
         // the last line of the head may be cut: only whole lines count
         int end = length;
@@ -148,19 +150,28 @@ public final class PastedText {
             if (cols >= MIN_WRAP && cols <= MAX_WRAP && !tableRow(head, i, le)) {
                 // a console's cut falls anywhere, so mostly inside a word: the row's last character and the next row's
                 // first are parts of one; or, at a console's usual width, right after a blank, the row ending in it and
-                // the next row going on with a word (a line does not end in a blank on its own; at another width rows
-                // ending in a blank are a page's fill, blankWrapRows); lines of one format that happen to be as wide (a
+                // the next row going on with a word (a line does not end in a blank on its own; rows ending in a blank
+                // at other widths are a page's fill, blankWrapRows); lines of one format that happen to be as wide (a
                 // device assert per thread, each ending "failed.") end where a line ends
-                boolean midWord = e + 1 < end && (wordByte(head[le - 1]) && wordByte(head[e + 1])
-                        || isConsoleWidth(cols) && le - i >= 2 && head[le - 1] == ' ' && head[le - 2] != ' ' && head[le - 2] != '\t'
-                        && wordByte(head[e + 1]));
+                boolean midWord = e + 1 < end && wordByte(head[le - 1]) && wordByte(head[e + 1]);
+                boolean cutAfterBlank = e + 1 < end && le - i >= 2 && head[le - 1] == ' ' && head[le - 2] != ' '
+                        && head[le - 2] != '\t' && wordByte(head[e + 1]);
+                if (cutAfterBlank) {
+                    afterBlank[cols]++;
+                }
                 if (cols > widest) {
                     widest = cols;
                     widestSeen.clear();
                     widestDistinct = 0;
+                    widestAfterBlank = 0;
                 }
-                if (cols == widest && midWord && widestSeen.add(Arrays.hashCode(Arrays.copyOfRange(head, i, le)))) {
-                    widestDistinct++;
+                if (cols == widest && (midWord || cutAfterBlank && isConsoleWidth(cols))
+                        && widestSeen.add(Arrays.hashCode(Arrays.copyOfRange(head, i, le)))) {
+                    if (midWord) {
+                        widestDistinct++;
+                    } else {
+                        widestAfterBlank++;
+                    }
                 }
             }
             i = e + 1;
@@ -173,7 +184,13 @@ public final class PastedText {
             for (int w = widest - 10; w < widest; w++) {
                 near += columns[w];
             }
-            if (widestDistinct >= 2 && widestDistinct >= 2 * Math.max(1, near)) {
+            // a console cuts a row after a blank only at its width; rows a page broke after a blank are narrower too
+            int narrowerAfterBlank = 0;
+            for (int w = MIN_WRAP; w < widest; w++) {
+                narrowerAfterBlank += afterBlank[w];
+            }
+            int cut = widestDistinct + (narrowerAfterBlank == 0 ? widestAfterBlank : 0);
+            if (cut >= 2 && cut >= 2 * Math.max(1, near)) {
                 wrap = widest;
             }
             // NOTE: one row of that width is not believed (a pip line of exactly 80 columns ending "2.4.0" before an
