@@ -2,8 +2,7 @@ package dev.crashlab.parse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.crashlab.sniff.ArtifactSniffer;
-import dev.crashlab.sniff.ArtifactType;
+import dev.crashlab.testing.CorpusTextFiles;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -108,33 +106,16 @@ class PastedSingleWrapTest {
 
     @Test
     void inTheRealCorpusOnlyTheOneLineATerminalCutIsJoined() throws IOException {
-        Path shared = Path.of("../shared");
-        Assumptions.assumeTrue(Files.isDirectory(shared.resolve("corpus")), "../shared/corpus not present: corpus tests skipped");
-        ArtifactSniffer sniffer = new ArtifactSniffer();
+        Assumptions.assumeTrue(CorpusTextFiles.present(), "../shared/corpus not present: corpus tests skipped");
         List<String> joined = new ArrayList<>();
         int read = 0;
-        for (String dir : List.of("corpus/crash-bundles", "corpus-fresh/crash-bundles", "corpus/eventlog-text", "corpus/env-listings",
-                "corpus/nvidia-smi", "corpus/model-configs")) {
-            Path root = shared.resolve(dir);
-            if (!Files.isDirectory(root)) {
-                continue;
-            }
-            List<Path> files;
-            try (Stream<Path> s = Files.walk(root)) {
-                files = s.filter(Files::isRegularFile).sorted().toList();
-            }
-            for (Path f : files) {
-                ArtifactType type = sniffer.sniff(f.getFileName().toString(), f);
-                if (type == ArtifactType.BINARY || f.toString().endsWith(".evtx")) {
-                    continue;
-                }
-                byte[] b = Files.readAllBytes(f);
-                int n = Math.min(b.length, 1 << 16);
-                PastedText.Form form = PastedText.detect(b, n);
-                read++;
-                for (long row : form.wrapRows()) {
-                    joined.add(shared.relativize(f).toString().replace('\\', '/') + ":" + row);
-                }
+        for (Path f : CorpusTextFiles.list()) {
+            byte[] b = Files.readAllBytes(f);
+            int n = Math.min(b.length, 1 << 16);
+            PastedText.Form form = PastedText.detect(b, n);
+            read++;
+            for (long row : form.wrapRows()) {
+                joined.add(CorpusTextFiles.where(f, row));
             }
         }
         assertThat(read).isGreaterThan(200);
